@@ -1,0 +1,34 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { EventStoreModule } from '@trilha/event-store';
+import { LojasModule, LojasProjection, lojasRouting } from '@trilha/lojas';
+import { RateLimitModule } from '@trilha/http';
+import { loggingModule } from '@trilha/observability';
+import { gatewayDatabase, type GatewayConfig } from './config';
+
+/** The public API: stores and authentication here; each context's routes come from its module. */
+@Module({})
+export class AppModule {
+  static register(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        loggingModule('api-gateway', config.LOG_LEVEL),
+        EventStoreModule.forService({
+          service: 'api-gateway',
+          database: gatewayDatabase(config),
+          runMigrations: config.DB_MIGRATIONS_RUN,
+          kafkaBrokers: config.KAFKA_BROKERS,
+          routing: lojasRouting,
+          projections: [LojasProjection],
+        }),
+        // Authentication first: the rate limiter keys its counters by the authenticated store.
+        LojasModule.register({
+          tokenSecret: config.TOKEN_SIGNING_SECRET,
+          tokenTtlSeconds: config.TOKEN_TTL_SECONDS,
+          adminApiKey: config.ADMIN_API_KEY,
+        }),
+        RateLimitModule.register({ redisUrl: config.REDIS_URL, defaultLimitPerMinute: config.RATE_LIMIT_DEFAULT_PER_MINUTE }),
+      ],
+    };
+  }
+}

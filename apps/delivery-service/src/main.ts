@@ -1,0 +1,29 @@
+import './tracing';
+import { DeliveryModule, LojasConhecidas1732000000200 } from '@trilha/delivery';
+import { EventStoreModule } from '@trilha/event-store';
+import { loggingModule } from '@trilha/observability';
+import { main, runInternalService } from '@trilha/service-runtime';
+
+main(() =>
+  runInternalService({
+    name: 'delivery-service',
+    schema: 'delivery',
+    migrations: [LojasConhecidas1732000000200],
+    consumes: true,
+    module: (config, database) => ({
+      module: class DeliveryServiceModule {},
+      imports: [
+        loggingModule('delivery-service', config.LOG_LEVEL),
+        EventStoreModule.forService({
+          service: 'delivery-service',
+          database,
+          runMigrations: config.DB_MIGRATIONS_RUN,
+          kafkaBrokers: config.KAFKA_BROKERS,
+          routing: () => null,
+          projections: [],
+        }),
+        DeliveryModule,
+      ],
+    }),
+  }),
+);

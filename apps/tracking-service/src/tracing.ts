@@ -1,0 +1,3 @@
+import { startTracing } from '@trilha/observability/tracing';
+
+startTracing('tracking-service');

@@ -1,0 +1,49 @@
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+
+// Module boundaries: what may depend on what. A domain lib imports no transport or ORM;
+// a util lib imports only other utils; contexts reach each other only through contracts.
+const transportAndStorage = [
+  '@nestjs/*', 'typeorm', 'pg', 'kafkajs', 'ioredis', 'express', '@trilha/event-store',
+];
+
+export default [
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.trilha/**', '**/*.mjs', '**/*.js'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:runtime', 'type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: ['type:data-access', 'type:util'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
+            { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], bannedExternalImports: transportAndStorage },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:test-util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            { sourceTag: 'scope:lojas', onlyDependOnLibsWithTags: ['scope:lojas', 'scope:shared'] },
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:lojas', 'scope:shared'] },
+            { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: ['scope:tracking', 'scope:shared'] },
+            { sourceTag: 'scope:atendimento', onlyDependOnLibsWithTags: ['scope:atendimento', 'scope:shared'] },
+            { sourceTag: 'scope:delivery', onlyDependOnLibsWithTags: ['scope:delivery', 'scope:shared'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests may use the shared test helpers wherever they live.
+    files: ['**/*.spec.ts'],
+    rules: { '@nx/enforce-module-boundaries': 'off' },
+  },
+];

@@ -1,0 +1,45 @@
+import { IsInt, IsISO8601, IsString, MaxLength, Min } from 'class-validator';
+import { EventEnvelope } from '../envelope';
+
+/** Events of `lojas.events.v1`: the lifecycle of a store, published by the gateway. */
+export const LOJA_EVENT_TYPES = {
+  criada: 'loja.criada',
+  desativada: 'loja.desativada',
+  ativada: 'loja.ativada',
+  aplicativoRemovido: 'aplicativo.removido',
+} as const;
+
+export class LojaCriadaData {
+  @IsInt() @Min(1) idLoja: number;
+  @IsString() @MaxLength(150) nome: string;
+  @IsISO8601({ strict: true }) criadaEm: string;
+}
+
+export class LojaDesativadaData {
+  @IsInt() @Min(1) idLoja: number;
+  @IsISO8601({ strict: true }) dataDesativacao: string;
+}
+
+export class LojaAtivadaData {
+  @IsInt() @Min(1) idLoja: number;
+  @IsISO8601({ strict: true }) dataAtivacao: string;
+}
+
+/** Spec 6.1 leaves its payload open; CONTRACT.md section 7 fixes it: `{idLoja, dataRemocao}`. */
+export class AplicativoRemovidoData {
+  @IsInt() @Min(1) idLoja: number;
+  @IsISO8601({ strict: true }) dataRemocao: string;
+}
+
+export const LOJAS_CONTRACT = {
+  [LOJA_EVENT_TYPES.criada]: LojaCriadaData,
+  [LOJA_EVENT_TYPES.desativada]: LojaDesativadaData,
+  [LOJA_EVENT_TYPES.ativada]: LojaAtivadaData,
+  [LOJA_EVENT_TYPES.aplicativoRemovido]: AplicativoRemovidoData,
+};
+
+export type LojaMessage =
+  | EventEnvelope<LojaCriadaData, typeof LOJA_EVENT_TYPES.criada>
+  | EventEnvelope<LojaDesativadaData, typeof LOJA_EVENT_TYPES.desativada>
+  | EventEnvelope<LojaAtivadaData, typeof LOJA_EVENT_TYPES.ativada>
+  | EventEnvelope<AplicativoRemovidoData, typeof LOJA_EVENT_TYPES.aplicativoRemovido>;

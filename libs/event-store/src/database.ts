@@ -1,0 +1,53 @@
+import { Client } from 'pg';
+import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
+import { EventStoreTables1732000000000 } from './migrations/1732000000000-event-store-tables';
+
+export interface ServiceDatabase {
+  url: string;
+  /** The service's own schema: it owns every table in it, through its migrations. */
+  schema: string;
+  poolSize: number;
+  /** The service's own migrations; the event store's tables come first. */
+  migrations: MixedList<string | (new () => unknown)>;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
+export function dataSourceOptions(db: ServiceDatabase): DataSourceOptions {
+  if (!SCHEMA_NAME.test(db.schema)) throw new Error(`invalid schema name: ${db.schema}`);
+  return {
+    type: 'postgres',
+    url: db.url,
+    schema: db.schema,
+    // Unqualified names in raw SQL resolve to the service's schema.
+    extra: { max: db.poolSize, options: `-c search_path=${db.schema}` },
+    migrations: [EventStoreTables1732000000000, ...(db.migrations as unknown[])] as DataSourceOptions['migrations'],
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+  } as DataSourceOptions;
+}
+
+/** Creates the service's schema if needed, so the migrations table can live in it. */
+export async function ensureSchema(db: ServiceDatabase): Promise<void> {
+  const client = new Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${db.schema}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies pending migrations; used at start-up (local runs) and by `main.js migrate` (the Helm hook). */
+export async function migrate(db: ServiceDatabase): Promise<string[]> {
+  await ensureSchema(db);
+  const dataSource = new DataSource(dataSourceOptions(db));
+  await dataSource.initialize();
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((migration) => migration.name);
+  } finally {
+    await dataSource.destroy();
+  }
+}

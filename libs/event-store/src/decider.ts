@@ -1,0 +1,47 @@
+import type { EntityManager } from 'typeorm';
+import { ConcurrencyError, type AppendOptions, type EventStore } from './event-store';
+import type { DomainEvent, StoredEvent } from './stored-event';
+
+/** Business logic as pure functions (emmett): `decide(command, state) → events`, `evolve(state, event) → state`. */
+export interface Decider<Command, State, Event extends DomainEvent> {
+  decide(command: Command, state: State): Event[];
+  evolve(state: State, event: Event): State;
+  initialState(): State;
+}
+
+export interface Decision<State> {
+  state: State;
+  events: StoredEvent[];
+}
+
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Reads a stream, decides, and appends with the version it read. When another writer got
+ * there first, it reads again and decides again, so concurrent commands never lose an event.
+ */
+export async function handleCommand<Command, State, Event extends DomainEvent>(
+  store: EventStore,
+  decider: Decider<Command, State, Event>,
+  streamId: string,
+  command: Command,
+  options: AppendOptions,
+  beforeCommit?: (manager: EntityManager, decision: Decision<State>) => Promise<void>,
+): Promise<Decision<State>> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await store.transaction(async (manager) => {
+        const history = await store.readStream(streamId, manager);
+        const current = history.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState());
+        const newEvents = decider.decide(command, current);
+        const stored = await store.append(manager, streamId, history.length, newEvents, options);
+        const state = newEvents.reduce((next, event) => decider.evolve(next, event), current);
+        const decision = { state, events: stored };
+        await beforeCommit?.(manager, decision);
+        return decision;
+      });
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, ensureSchema, type ServiceDatabase } from './database';
+import { EventStore, type OutboxRouting } from './event-store';
+import { MessageConsumer } from './inbox/message-consumer';
+import { createKafka } from './kafka';
+import { OutboxRelay } from './outbox/outbox-relay';
+import type { Projection } from './projections/projection';
+
+export interface EventStoreModuleOptions {
+  service: string;
+  database: ServiceDatabase;
+  runMigrations: boolean;
+  kafkaBrokers: string[];
+  routing: OutboxRouting;
+  /** Inline projections of this service's own events. */
+  projections?: Type<Projection>[];
+}
+
+export const PROJECTIONS = Symbol('PROJECTIONS');
+
+class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @Inject(OutboxRelay) private readonly relay: OutboxRelay,
+    @Inject(MessageConsumer) private readonly consumer: MessageConsumer,
+  ) {}
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.relay.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.consumer.stop();
+    await this.relay.stop();
+  }
+}
+
+/**
+ * A service's persistence and messaging: its PostgreSQL schema (migrated), the event store,
+ * the outbox relay and the inbox consumer. Every service imports it once.
+ */
+@Module({})
+export class EventStoreModule {
+  static forService(options: EventStoreModuleOptions): DynamicModule {
+    const projections = options.projections ?? [];
+    const providers: Provider[] = [
+      ...projections,
+      { provide: PROJECTIONS, useFactory: (...instances: Projection[]) => instances, inject: projections },
+      {
+        provide: EventStore,
+        useFactory: (dataSource: DataSource, instances: Projection[]) => new EventStore(dataSource, options.routing, instances),
+        inject: [getDataSourceToken(), PROJECTIONS],
+      },
+      {
+        provide: OutboxRelay,
+        useFactory: (dataSource: DataSource) =>
+          new OutboxRelay(dataSource, createKafka(options.kafkaBrokers, `${options.service}-relay`), options.database.url, `${options.database.schema}.outbox`),
+        inject: [getDataSourceToken()],
+      },
+      { provide: MessageConsumer, useFactory: (dataSource: DataSource) => new MessageConsumer(dataSource), inject: [getDataSourceToken()] },
+      OutboxRelayLifecycle,
+    ];
+    return {
+      module: EventStoreModule,
+      global: true,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          useFactory: () => dataSourceOptions(options.database),
+          dataSourceFactory: async (dataSourceOptionsValue) => {
+            if (options.runMigrations) await ensureSchema(options.database);
+            const dataSource = await new DataSource(dataSourceOptionsValue!).initialize();
+            if (options.runMigrations) await dataSource.runMigrations({ transaction: 'each' });
+            return dataSource;
+          },
+        }),
+      ],
+      providers,
+      exports: [EventStore, MessageConsumer, PROJECTIONS, TypeOrmModule],
+    };
+  }
+}

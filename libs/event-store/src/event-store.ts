@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { currentTraceparent, requestContext } from '@trilha/observability';
+import type { EventEnvelope } from '@trilha/contracts';
+import { fromRow, toEnvelope, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
+import type { Projection } from './projections/projection';
+
+/** Another writer appended to the stream since it was read. */
+export class ConcurrencyError extends Error {
+  constructor(readonly streamId: string, readonly expectedVersion: number) {
+    super(`stream ${streamId} moved past version ${expectedVersion}`);
+  }
+}
+
+/**
+ * Where an event goes on Kafka, if anywhere: its topic and the payload consumers see
+ * (which may leave out what only the owning service needs). `null` keeps it private.
+ */
+export type OutboxRouting = (event: StoredEvent) => { topic: string; data: object } | null;
+
+export interface AppendOptions {
+  idLoja: number;
+  /** Defaults to the current request's or message's context. */
+  correlationId?: string;
+  causationId?: string | null;
+}
+
+export const OUTBOX_CHANNEL = 'outbox';
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Append-only event log of one service. An append checks the stream's version (optimistic
+ * concurrency), writes the outgoing messages to the outbox and updates the inline
+ * projections, all in the caller's transaction.
+ */
+export class EventStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly routing: OutboxRouting,
+    private readonly projections: Projection[],
+  ) {}
+
+  async readStream(streamId: string, manager: EntityManager = this.dataSource.manager): Promise<StoredEvent[]> {
+    const rows: EventRow[] = await manager.query(
+      `SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version`,
+      [streamId],
+    );
+    return rows.map(fromRow);
+  }
+
+  /** Runs `work` in a transaction; appends made through it commit or roll back together. */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  async append(
+    manager: EntityManager,
+    streamId: string,
+    expectedVersion: number,
+    events: DomainEvent[],
+    options: AppendOptions,
+  ): Promise<StoredEvent[]> {
+    const context = requestContext.get();
+    const correlationId = options.correlationId ?? context?.correlationId ?? randomUUID();
+    const causationId = options.causationId !== undefined ? options.causationId : (context?.causationId ?? null);
+    const traceparent = currentTraceparent();
+    const stored: StoredEvent[] = [];
+    for (const [index, event] of events.entries()) {
+      let rows: EventRow[];
+      try {
+        rows = await manager.query(
+          `INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, id_loja,
+                               correlation_id, causation_id, traceparent, occurred_at)
+           VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, $9, clock_timestamp())
+           RETURNING *`,
+          [streamId, expectedVersion + index + 1, randomUUID(), event.type, event.data, options.idLoja,
+            correlationId, causationId, traceparent],
+        );
+      } catch (error) {
+        if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new ConcurrencyError(streamId, expectedVersion);
+        throw error;
+      }
+      stored.push(fromRow(rows[0]));
+    }
+    for (const event of stored) {
+      for (const projection of this.projections) {
+        if (projection.handles.includes(event.type)) await projection.apply(manager, event);
+      }
+      await this.enqueue(manager, event);
+    }
+    return stored;
+  }
+
+  private async enqueue(manager: EntityManager, event: StoredEvent): Promise<void> {
+    const route = this.routing(event);
+    if (!route) return;
+    const envelope: EventEnvelope = { ...toEnvelope(event), data: route.data };
+    await manager.query(`INSERT INTO outbox (topic, message_key, envelope) VALUES ($1, $2, $3)`, [
+      route.topic,
+      String(event.idLoja),
+      envelope,
+    ]);
+    // Wakes the relay at commit; it also polls, so a lost notification only delays.
+    await manager.query(`SELECT pg_notify($1, '')`, [OUTBOX_CHANNEL]);
+  }
+}

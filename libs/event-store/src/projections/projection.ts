@@ -1,0 +1,14 @@
+import type { EntityManager } from 'typeorm';
+import type { StoredEvent } from '../stored-event';
+
+/**
+ * A read model kept from events: `apply` is its evolve step, `handles` the event types it
+ * reads. Inline projections run in the transaction that appends the events, so the read model
+ * is never behind its writes; `reset` empties it before a rebuild.
+ */
+export interface Projection {
+  readonly name: string;
+  readonly handles: readonly string[];
+  apply(manager: EntityManager, event: StoredEvent): Promise<void>;
+  reset(manager: EntityManager): Promise<void>;
+}

@@ -1,0 +1,55 @@
+import { decideLoja, evolveLoja, lojaInicial, LojaJaExiste, LojaNaoEncontrada, tokenAceito, type LojaEvent, type LojaState } from './loja';
+
+const criada: LojaEvent = { type: 'loja.criada', data: { idLoja: 7, nome: 'Loja', codigoHash: 'h', criadaEm: '2026-01-01T00:00:00.000Z' } };
+const given = (...events: LojaEvent[]): LojaState => events.reduce(evolveLoja, lojaInicial());
+
+describe('loja', () => {
+  it('creates an active store', () => {
+    const events = decideLoja({ tipo: 'criar', idLoja: 7, nome: 'Loja', codigoHash: 'h', agora: '2026-01-01T00:00:00.000Z' }, given());
+    expect(events).toEqual([criada]);
+    expect(given(...events)).toMatchObject({ existe: true, ativa: true });
+  });
+
+  it('refuses to create a store twice', () => {
+    expect(() => decideLoja({ tipo: 'criar', idLoja: 7, nome: 'Loja', codigoHash: 'h', agora: 'x' }, given(criada))).toThrow(LojaJaExiste);
+  });
+
+  it('refuses commands on an unknown store', () => {
+    expect(() => decideLoja({ tipo: 'desativar', agora: 'x' }, given())).toThrow(LojaNaoEncontrada);
+  });
+
+  it('deactivates once, revoking earlier tokens; deactivating again changes nothing', () => {
+    const events = decideLoja({ tipo: 'desativar', agora: '2026-01-02T00:00:00.000Z' }, given(criada));
+    expect(events).toEqual([{ type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-01-02T00:00:00.000Z' } }]);
+    expect(decideLoja({ tipo: 'desativar', agora: 'y' }, given(criada, ...events))).toEqual([]);
+  });
+
+  it('activates an inactive store only', () => {
+    expect(decideLoja({ tipo: 'ativar', agora: 'y' }, given(criada))).toEqual([]);
+    const desativada: LojaEvent = { type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: 'x' } };
+    expect(decideLoja({ tipo: 'ativar', agora: 'y' }, given(criada, desativada))).toEqual([
+      { type: 'loja.ativada', data: { idLoja: 7, dataAtivacao: 'y' } },
+    ]);
+  });
+
+  it('records every app removal', () => {
+    expect(decideLoja({ tipo: 'removerAplicativo', agora: 'z' }, given(criada))).toEqual([
+      { type: 'aplicativo.removido', data: { idLoja: 7, dataRemocao: 'z' } },
+    ]);
+  });
+});
+
+describe('tokenAceito', () => {
+  const desativadaEm = '2026-01-02T00:00:00.000Z';
+  it('accepts tokens of an active store that was never deactivated', () => {
+    expect(tokenAceito({ ativa: true, tokensRevogadosAntes: null }, 0)).toBe(true);
+  });
+  it('refuses every token of an inactive or unknown store', () => {
+    expect(tokenAceito({ ativa: false, tokensRevogadosAntes: desativadaEm }, Date.now())).toBe(false);
+    expect(tokenAceito(undefined, Date.now())).toBe(false);
+  });
+  it('keeps tokens issued before a deactivation revoked after reactivation', () => {
+    expect(tokenAceito({ ativa: true, tokensRevogadosAntes: desativadaEm }, Date.parse(desativadaEm) - 1)).toBe(false);
+    expect(tokenAceito({ ativa: true, tokensRevogadosAntes: desativadaEm }, Date.parse(desativadaEm) + 1)).toBe(true);
+  });
+});

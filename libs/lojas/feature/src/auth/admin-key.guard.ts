@@ -1,0 +1,21 @@
+import { Inject, Injectable, NotFoundException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { LOJAS_OPTIONS, type LojasOptions } from '../lojas.options';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Operator routes: `X-Admin-Key` must equal ADMIN_API_KEY; without that setting they do not exist. */
+@Injectable()
+export class AdminKeyGuard implements CanActivate {
+  constructor(@Inject(LOJAS_OPTIONS) private readonly options: LojasOptions) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (!this.options.adminApiKey) throw new NotFoundException('Rota não encontrada.');
+    const given = context.switchToHttp().getRequest<Request>().header('x-admin-key') ?? '';
+    if (!timingSafeEqual(digest(given), digest(this.options.adminApiKey))) {
+      throw new UnauthorizedException('X-Admin-Key ausente ou incorreta.');
+    }
+    return true;
+  }
+}

@@ -1,0 +1,38 @@
+import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import { requestContext } from '@trilha/observability';
+import { tokenAceito } from '@trilha/lojas-domain';
+import { LojaStatusCache } from './loja-status.cache';
+import { ROUTE_ACCESS, type AuthenticatedRequest } from './route-access';
+import { TokenService } from './token.service';
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+
+/**
+ * Every route needs `Authorization: Bearer <token>` unless marked @SemToken(). A missing,
+ * malformed, expired, forged or revoked token, or one of an inactive store, is a 401.
+ */
+@Injectable()
+export class BearerAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly tokens: TokenService,
+    private readonly lojas: LojaStatusCache,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<string>(ROUTE_ACCESS, [context.getHandler(), context.getClass()]);
+    if (access === 'sem-token') return true;
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const match = BEARER.exec(request.header('authorization') ?? '');
+    const claims = match ? await this.tokens.verificar(match[1]) : undefined;
+    if (!claims || !tokenAceito(await this.lojas.get(claims.idLoja), claims.emitidoEmMs)) {
+      context.switchToHttp().getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer');
+      throw new UnauthorizedException(match ? 'Token inválido, expirado ou revogado.' : 'Envie Authorization: Bearer <token>.');
+    }
+    request.loja = { idLoja: claims.idLoja };
+    requestContext.setLoja(claims.idLoja);
+    return true;
+  }
+}

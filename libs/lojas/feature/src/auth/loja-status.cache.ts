@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { LojaAcesso, LojaEvent } from '@trilha/lojas-domain';
+import type { LojaMessage } from '@trilha/contracts';
+import type { LojaRow } from '../lojas.projection';
+
+/** How long an entry loaded from the database is trusted without news from Kafka. */
+const TRUST_MS = 30_000;
+
+/**
+ * Each gateway replica's view of which stores are active. Entries load from the read model on
+ * first use; store events arriving over Kafka (every replica reads them, each in its own
+ * consumer group) update them at once, which is how a deactivation reaches every replica
+ * within moments. The expiry is a safety net for an event a replica missed while joining.
+ */
+@Injectable()
+export class LojaStatusCache {
+  private readonly entries = new Map<number, { acesso: LojaAcesso; loadedAt: number }>();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async get(idLoja: number): Promise<LojaAcesso | undefined> {
+    const entry = this.entries.get(idLoja);
+    if (entry && Date.now() - entry.loadedAt < TRUST_MS) return entry.acesso;
+    const rows: Pick<LojaRow, 'ativa' | 'tokens_revogados_antes'>[] = await this.dataSource.query(
+      `SELECT ativa, tokens_revogados_antes FROM lojas WHERE id_loja = $1`,
+      [idLoja],
+    );
+    if (rows.length === 0) return undefined;
+    const acesso = { ativa: rows[0].ativa, tokensRevogadosAntes: rows[0].tokens_revogados_antes?.toISOString() ?? null };
+    this.entries.set(idLoja, { acesso, loadedAt: Date.now() });
+    return acesso;
+  }
+
+  /** Applies a store event, from this replica's own command or from Kafka. */
+  apply(event: LojaMessage | LojaEvent): void {
+    const { idLoja } = event.data;
+    const current = this.entries.get(idLoja)?.acesso;
+    const set = (acesso: LojaAcesso) => this.entries.set(idLoja, { acesso, loadedAt: Date.now() });
+    switch (event.type) {
+      case 'loja.criada':
+        return void set({ ativa: true, tokensRevogadosAntes: null });
+      case 'loja.desativada':
+        return void set({ ativa: false, tokensRevogadosAntes: event.data.dataDesativacao });
+      case 'loja.ativada':
+        if (current) set({ ...current, ativa: true });
+        else this.entries.delete(idLoja);
+        return;
+    }
+  }
+}

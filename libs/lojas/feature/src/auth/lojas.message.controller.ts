@@ -1,0 +1,25 @@
+import { Controller, Logger } from '@nestjs/common';
+import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
+import { LOJAS_CONTRACT, parseEventMessage, TOPICS, type LojaMessage } from '@trilha/contracts';
+import { LojaStatusCache } from './loja-status.cache';
+
+/**
+ * Store events from Kafka keep this replica's token checks current. Each replica reads the
+ * topic in its own consumer group, so every replica sees every event.
+ */
+@Controller()
+export class LojasMessageController {
+  private readonly logger = new Logger(LojasMessageController.name);
+
+  constructor(private readonly cache: LojaStatusCache) {}
+
+  @EventPattern(TOPICS.lojas)
+  onLojaEvent(@Ctx() context: KafkaContext): void {
+    try {
+      const event = parseEventMessage<LojaMessage>(JSON.parse(String(context.getMessage().value)), LOJAS_CONTRACT);
+      this.cache.apply(event);
+    } catch (error) {
+      this.logger.error({ msg: 'rejected invalid store event', offset: context.getMessage().offset, error: (error as Error).message });
+    }
+  }
+}

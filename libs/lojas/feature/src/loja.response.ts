@@ -1,0 +1,18 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class LojaResponse {
+  @ApiProperty({ example: 42 }) idLoja: number;
+  @ApiProperty({ example: 'Loja Exemplo' }) nome: string;
+  @ApiProperty() ativa: boolean;
+  @ApiProperty({ format: 'date-time' }) criadaEm: string;
+}
+
+export class LojaCriadaResponse extends LojaResponse {
+  @ApiProperty({ description: 'Código da conta (spec 4.1): mostrado só aqui; troque-o por tokens em GET /autenticacao/{codigo}.' })
+  codigo: string;
+}
+
+export class AplicativoRemovidoResponse {
+  @ApiProperty() idLoja: number;
+  @ApiProperty({ format: 'date-time' }) dataRemocao: string;
+}

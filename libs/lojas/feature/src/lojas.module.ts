@@ -1,0 +1,45 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { AdminKeyGuard } from './auth/admin-key.guard';
+import { BearerAuthGuard } from './auth/bearer-auth.guard';
+import { LojaStatusCache } from './auth/loja-status.cache';
+import { LojasMessageController } from './auth/lojas.message.controller';
+import { TokenService } from './auth/token.service';
+import { AlterarSituacaoHttpController } from './alterar-situacao/alterar-situacao.http.controller';
+import { AutenticarHttpController } from './autenticar/autenticar.http.controller';
+import { CriarLojaHandler } from './criar-loja/criar-loja.handler';
+import { CriarLojaHttpController } from './criar-loja/criar-loja.http.controller';
+import { LojaCommandsService } from './loja-commands.service';
+import { LOJAS_OPTIONS, type LojasOptions } from './lojas.options';
+import { RemoverAplicativoHttpController } from './remover-aplicativo/remover-aplicativo.http.controller';
+
+/**
+ * Stores and authentication (CONTRACT.md sections 1–2). Installs the bearer-token guard for
+ * every route of the app; routes marked @SemToken() opt out.
+ */
+@Module({})
+export class LojasModule {
+  static register(options: LojasOptions): DynamicModule {
+    return {
+      module: LojasModule,
+      imports: [JwtModule.register({ secret: options.tokenSecret, signOptions: { algorithm: 'HS256' } })],
+      controllers: [
+        CriarLojaHttpController,
+        AlterarSituacaoHttpController,
+        RemoverAplicativoHttpController,
+        AutenticarHttpController,
+        LojasMessageController,
+      ],
+      providers: [
+        { provide: LOJAS_OPTIONS, useValue: options },
+        { provide: APP_GUARD, useClass: BearerAuthGuard },
+        AdminKeyGuard,
+        TokenService,
+        LojaStatusCache,
+        LojaCommandsService,
+        CriarLojaHandler,
+      ],
+    };
+  }
+}

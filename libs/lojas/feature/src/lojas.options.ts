@@ -1,0 +1,9 @@
+export interface LojasOptions {
+  /** HMAC key of the bearer tokens; every gateway replica shares it. */
+  tokenSecret: string;
+  tokenTtlSeconds: number;
+  /** Operator key; when unset, the operator routes answer 404. */
+  adminApiKey?: string;
+}
+
+export const LOJAS_OPTIONS = Symbol('LOJAS_OPTIONS');

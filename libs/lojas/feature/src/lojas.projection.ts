@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Projection, StoredEvent } from '@trilha/event-store';
+import type { LojaEvent } from '@trilha/lojas-domain';
+
+export interface LojaRow {
+  id_loja: number;
+  nome: string;
+  ativa: boolean;
+  tokens_revogados_antes: Date | null;
+  criada_em: Date;
+}
+
+/** Read model of stores: lookup by code hash for authentication, status for tokens. */
+@Injectable()
+export class LojasProjection implements Projection {
+  readonly name = 'lojas';
+  readonly handles = ['loja.criada', 'loja.desativada', 'loja.ativada'];
+
+  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+    const event = stored as unknown as LojaEvent;
+    switch (event.type) {
+      case 'loja.criada':
+        await manager.query(
+          `INSERT INTO lojas (id_loja, nome, codigo_hash, ativa, criada_em, atualizada_em) VALUES ($1, $2, $3, true, $4, $4)`,
+          [event.data.idLoja, event.data.nome, event.data.codigoHash, event.data.criadaEm],
+        );
+        return;
+      case 'loja.desativada':
+        await manager.query(`UPDATE lojas SET ativa = false, tokens_revogados_antes = $2, atualizada_em = $2 WHERE id_loja = $1`, [
+          event.data.idLoja,
+          event.data.dataDesativacao,
+        ]);
+        return;
+      case 'loja.ativada':
+        await manager.query(`UPDATE lojas SET ativa = true, atualizada_em = $2 WHERE id_loja = $1`, [event.data.idLoja, event.data.dataAtivacao]);
+        return;
+    }
+  }
+
+  async reset(manager: EntityManager): Promise<void> {
+    await manager.query(`DELETE FROM lojas`);
+  }
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads a service's settings from the environment and validates them at start-up.
+ * A missing or bad value throws one error naming every offending variable.
+ */
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    const given = env[name] === undefined ? 'missing' : 'invalid';
+    return `  ${name} (${given}): ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/** Entry points call this: a configuration error stops the process with the message, not a stack. */
+export function loadConfigOrExit<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  try {
+    return loadConfig(schema, env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78); // EX_CONFIG
+  }
+}

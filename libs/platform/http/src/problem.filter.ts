@@ -1,0 +1,30 @@
+import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { problem, sendProblem, type ProblemDocument } from './problem';
+import { InvalidInputException } from './validation';
+
+/**
+ * Turns every error of a route into an RFC 9457 problem document. Internals never leak:
+ * anything that is not an HttpException becomes a generic 500 and is logged with its stack.
+ */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger(ProblemDetailsFilter.name);
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<Request>();
+    const document = this.toProblem(exception, request.originalUrl);
+    if (document.status >= 500) this.logger.error({ msg: 'unhandled error', err: exception });
+    sendProblem(host.switchToHttp().getResponse<Response>(), document);
+  }
+
+  private toProblem(exception: unknown, instance: string): ProblemDocument {
+    if (exception instanceof InvalidInputException) return problem(400, exception.message, instance, exception.erros);
+    if (exception instanceof HttpException) {
+      const body = exception.getResponse();
+      const detail = typeof body === 'string' ? body : (body as { message?: unknown }).message;
+      return problem(exception.getStatus(), typeof detail === 'string' ? detail : exception.message, instance);
+    }
+    return problem(500, 'Erro interno. Informe o X-Request-Id ao suporte.', instance);
+  }
+}

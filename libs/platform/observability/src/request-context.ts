@@ -1,0 +1,27 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** What every log line and every event written during one request or message carries. */
+export interface RequestContext {
+  correlationId: string;
+  /** The event or request that caused the work at hand. */
+  causationId: string | null;
+  idLoja?: number;
+  /** `api` or `mcp`: who made the request (tracking events record it as `origem`). */
+  origem?: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export const requestContext = {
+  run<T>(value: RequestContext, work: () => T): T {
+    return storage.run(value, work);
+  },
+  get(): RequestContext | undefined {
+    return storage.getStore();
+  },
+  /** Adds the authenticated store to the current context (and so to every later log line). */
+  setLoja(idLoja: number): void {
+    const current = storage.getStore();
+    if (current) current.idLoja = idLoja;
+  },
+};

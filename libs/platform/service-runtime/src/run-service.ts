@@ -1,0 +1,85 @@
+import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
+import { Transport, type KafkaOptions } from '@nestjs/microservices';
+import { Logger } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { createKafka, kafkaClientConfig, migrate, type ServiceDatabase } from '@trilha/event-store';
+import { startOpsServer } from '@trilha/observability';
+
+export interface ServiceSpec {
+  name: string;
+  database: ServiceDatabase;
+  kafkaBrokers: string[];
+  opsPort: number;
+  /** Creates the Nest application (the gateway adds TLS and its middleware). */
+  createApp(): Promise<INestApplication>;
+  /** Kafka consumer group of the service's message controllers; none when it consumes nothing. */
+  consumer?: { groupId: string; fromBeginning: boolean };
+  /** Starts serving requests, if the service has a public port. */
+  listen?(app: INestApplication): Promise<void>;
+}
+
+/**
+ * The life of every service process: `main.js migrate` applies the migrations and exits;
+ * otherwise the app initialises, then its Kafka consumers start (never before the app is
+ * ready), then its ports open. SIGTERM and SIGINT close everything in reverse order.
+ */
+export async function runService(spec: ServiceSpec): Promise<void> {
+  if (process.argv[2] === 'migrate') {
+    const applied = await migrate(spec.database);
+    process.stderr.write(`${spec.name}: ${applied.length ? `applied ${applied.join(', ')}` : 'schema up to date'}\n`);
+    return;
+  }
+  const started = Date.now();
+  const app = await spec.createApp();
+  app.useLogger(app.get(Logger));
+  app.flushLogs();
+  app.enableShutdownHooks();
+  const logger = new NestLogger(spec.name);
+  if (spec.consumer) {
+    app.connectMicroservice<KafkaOptions>(
+      {
+        transport: Transport.KAFKA,
+        options: {
+          postfixId: '',
+          client: kafkaClientConfig(spec.kafkaBrokers, spec.consumer.groupId),
+          consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false },
+          subscribe: { fromBeginning: spec.consumer.fromBeginning },
+        },
+      },
+      { inheritAppConfig: true },
+    );
+  }
+  await app.init();
+  if (spec.consumer) await app.startAllMicroservices();
+
+  const admin = createKafka(spec.kafkaBrokers, `${spec.name}-readiness`).admin();
+  const dataSource = app.get<DataSource>(getDataSourceToken());
+  const ops = await startOpsServer(spec.opsPort, {
+    database: async () => {
+      await dataSource.query('SELECT 1');
+    },
+    kafka: async () => {
+      await admin.connect();
+      await admin.describeCluster();
+    },
+  });
+  await spec.listen?.(app);
+  logger.log(`${spec.name} ready in ${Date.now() - started} ms (ops port ${spec.opsPort})`);
+
+  const stop = async (signal: string) => {
+    logger.log(`${spec.name} stopping (${signal})`);
+    ops.close();
+    await admin.disconnect().catch(() => undefined);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Runs an entry point, turning a start-up failure into one clear log line and exit code 1. */
+export function main(run: () => Promise<void>): void {
+  run().catch((error: Error) => {
+    process.stderr.write(`${JSON.stringify({ level: 'fatal', msg: 'start-up failed', error: error.message, stack: error.stack })}\n`);
+    process.exit(1);
+  });
+}

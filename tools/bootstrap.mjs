@@ -1,0 +1,44 @@
+// `npm start` and `npm test` on a fresh clone: install what is missing, build, then hand over
+// to tools/start.mjs or tools/test.mjs. Every step prints one progress line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const command = process.argv[2];
+const say = (line) => process.stderr.write(`» ${line}\n`);
+
+function run(label, cmd, args) {
+  say(label);
+  const started = Date.now();
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    say(`${label} failed`);
+    process.exit(result.status ?? 1);
+  }
+  say(`${label} done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+const installed = resolve(root, 'node_modules/.package-lock.json');
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(resolve(root, 'package-lock.json')).mtimeMs) {
+  run('installing npm dependencies (npm ci)', 'npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+const npx = (bin) => resolve(root, 'node_modules/.bin', bin);
+
+if (command === 'test') {
+  // The module-boundary rule reads Nx's project graph; without one it silently checks nothing.
+  process.env.NX_DAEMON = 'false';
+  run('project graph (nx)', npx('nx'), ['show', 'projects']);
+  run('lint (eslint, module boundaries)', npx('eslint'), ['.', '--max-warnings=0']);
+  run('type-check (tsc, everything including tests)', npx('tsc'), ['-p', 'tsconfig.json']);
+}
+run('build (tsc → dist/)', npx('tsc'), ['-p', 'tsconfig.build.json']);
+run('build (path aliases)', npx('tsc-alias'), ['-p', 'tsconfig.build.json']);
+
+if (command === 'start') await import('./start.mjs');
+else if (command === 'test') await import('./test.mjs');
+else {
+  say(`usage: node tools/bootstrap.mjs start|test`);
+  process.exit(2);
+}

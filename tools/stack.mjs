@@ -1,0 +1,198 @@
+// The whole Trilha stack on one machine, without Docker: Kafka, PostgreSQL and Redis from
+// deploy/local/infra.mjs, the topics, a self-signed certificate, then the four services built
+// in dist/. Used by `npm start` (tools/start.mjs) and `npm test` (tools/test.mjs).
+import { spawn, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { ensureInfraInstalled, startInfra } from '../deploy/local/infra.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const require = createRequire(import.meta.url);
+
+export const SERVICES = ['api-gateway', 'tracking-service', 'atendimento-service', 'delivery-service'];
+
+/** Ports of a profile; every one can be overridden by its TRILHA_*_PORT variable. */
+export function stackPorts(base) {
+  const pick = (name, fallback) => Number(process.env[`TRILHA_${name}_PORT`] ?? fallback);
+  return {
+    gateway: pick('GATEWAY', base.gateway),
+    kafka: pick('KAFKA', base.kafka),
+    kafkaController: pick('KAFKA_CONTROLLER', base.kafka + 1),
+    postgres: pick('POSTGRES', base.postgres),
+    redis: pick('REDIS', base.redis),
+    ops: Object.fromEntries(SERVICES.map((service, index) => [service, pick(`OPS_${index}`, base.ops + index)])),
+  };
+}
+
+/** Secrets of a local stack: generated once per data directory, reused after. */
+function localSecrets(dataDir) {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const secrets = {
+    adminApiKey: `adm_${randomBytes(18).toString('base64url')}`,
+    tokenSigningSecret: randomBytes(48).toString('base64url'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+/** A self-signed certificate for localhost, created on first start. */
+function localCertificate(dataDir, log) {
+  const dir = join(dataDir, 'tls');
+  const cert = join(dir, 'localhost.crt');
+  const key = join(dir, 'localhost.key');
+  if (!existsSync(cert)) {
+    mkdirSync(dir, { recursive: true });
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '825', '-subj', '/CN=localhost',
+      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+    log(`tls: created a self-signed certificate at ${cert}`);
+  }
+  return { cert, key };
+}
+
+async function createTopics(brokers, log) {
+  const { Kafka, logLevel } = require('kafkajs');
+  const { TOPIC_SPECS } = require(join(root, 'dist/libs/contracts/src/index.js'));
+  const admin = new Kafka({ brokers: [brokers], clientId: 'trilha-stack', logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = TOPIC_SPECS.filter((topic) => !existing.has(topic.name));
+    if (missing.length > 0) {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: missing.map((topic) => ({
+          topic: topic.name,
+          numPartitions: topic.partitions,
+          replicationFactor: 1,
+          configEntries: Object.entries(topic.config).map(([name, value]) => ({ name, value })),
+        })),
+      });
+    }
+    log(`kafka: topics ${TOPIC_SPECS.map((topic) => topic.name).join(', ')} ready`);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** The environment each service runs with, as a platform team would set it. */
+function serviceEnvironments({ infra, ports, secrets, tls, logLevel }) {
+  const common = {
+    DATABASE_URL: infra.databaseUrl,
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    LOG_LEVEL: logLevel,
+    DB_MIGRATIONS_RUN: 'false',
+  };
+  return Object.fromEntries(SERVICES.map((service) => {
+    const env = { ...common, OPS_PORT: String(ports.ops[service]) };
+    if (service === 'api-gateway') {
+      Object.assign(env, {
+        PUBLIC_PORT: String(ports.gateway),
+        TLS_CERT_FILE: tls.cert,
+        TLS_KEY_FILE: tls.key,
+        REDIS_URL: infra.redisUrl,
+        ADMIN_API_KEY: secrets.adminApiKey,
+        TOKEN_SIGNING_SECRET: secrets.tokenSigningSecret,
+      });
+    }
+    return [service, env];
+  }));
+}
+
+function runToEnd(command, args, env) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('exit', (code) => (code === 0 ? resolvePromise(stderr) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`))));
+  });
+}
+
+async function waitUntilReady(service, port, child, logFile, timeoutMs = 60_000) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (child.exitCode !== null) {
+      throw new Error(`${service} exited with code ${child.exitCode}; see ${logFile}:\n${tail(logFile)}`);
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${service} not ready after ${timeoutMs} ms; see ${logFile}:\n${tail(logFile)}`);
+}
+
+function tail(file, lines = 20) {
+  return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no log)';
+}
+
+/**
+ * Starts one service process with its environment; its JSON logs go to logs/<name>.log.
+ * Tests use this to start extra replicas or restart a killed one.
+ */
+export async function startService(stack, service, { name = service, env = {} } = {}) {
+  const logFile = join(stack.dataDir, 'logs', `${name}.log`);
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const serviceEnv = { ...stack.env[service], ...env };
+  const child = spawn(process.execPath, [join(root, 'dist/apps', service, 'src/main.js')], {
+    cwd: root,
+    env: { ...process.env, ...serviceEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  await waitUntilReady(name, Number(serviceEnv.OPS_PORT), child, logFile);
+  return { name, child, logFile, opsPort: Number(serviceEnv.OPS_PORT) };
+}
+
+/**
+ * Starts everything. Returns what a user or a test needs: the base URL, the admin key, the
+ * certificate to trust, each service's environment and log file, and `stop()`.
+ */
+export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info' }) {
+  mkdirSync(join(dataDir, 'logs'), { recursive: true });
+  await ensureInfraInstalled({ log });
+  const infra = await startInfra({ dataDir: join(dataDir, 'infra'), ports, log, fast });
+  const processes = [];
+  const stack = { dataDir, ports, infra, processes };
+  stack.stop = async () => {
+    await Promise.all(processes.map((service) => stopProcess(service.child)));
+    await infra.stop();
+  };
+  try {
+    await createTopics(infra.kafkaBrokers, log);
+    const secrets = localSecrets(dataDir);
+    const tls = localCertificate(dataDir, log);
+    stack.env = serviceEnvironments({ infra, ports, secrets, tls, logLevel });
+    stack.baseUrl = `https://localhost:${ports.gateway}/v1`;
+    stack.adminApiKey = secrets.adminApiKey;
+    stack.caFile = tls.cert;
+    await Promise.all(SERVICES.map(async (service) => log((await runToEnd(process.execPath, [join('dist/apps', service, 'src/main.js'), 'migrate'], stack.env[service])).trim())));
+    const results = await Promise.allSettled(SERVICES.map((service) => startService(stack, service)));
+    for (const result of results) if (result.status === 'fulfilled') processes.push(result.value);
+    const failure = results.find((result) => result.status === 'rejected');
+    if (failure) throw failure.reason;
+    for (const service of processes) log(`${service.name}: ready (ops http://127.0.0.1:${service.opsPort}, log ${service.logFile})`);
+  } catch (error) {
+    await stack.stop();
+    throw error;
+  }
+  return stack;
+}
+
+export function stopProcess(child, timeoutMs = 10_000) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolvePromise) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolvePromise();
+    });
+    child.kill('SIGTERM');
+  });
+}

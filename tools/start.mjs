@@ -1,0 +1,37 @@
+// `npm start`: the whole stack in the foreground until Ctrl-C. Data stays in .trilha/local.
+import { resolve } from 'node:path';
+import { stackPorts, startStack } from './stack.mjs';
+
+const dataDir = resolve(import.meta.dirname, '..', process.env.TRILHA_DATA_DIR ?? '.trilha/local');
+const ports = stackPorts({ gateway: 8443, kafka: 19092, postgres: 15432, redis: 16379, ops: 18180 });
+const started = Date.now();
+
+const stack = await startStack({ dataDir, ports, logLevel: process.env.LOG_LEVEL ?? 'info' }).catch((error) => {
+  process.stderr.write(`\nTrilha failed to start: ${error.message}\n`);
+  process.exit(1);
+});
+
+let stopping = false;
+async function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  process.stderr.write(`\n${signal}: stopping Trilha…\n`);
+  await stack.stop();
+  process.stderr.write('stopped.\n');
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
+
+process.stdout.write(`
+  Base URL      ${stack.baseUrl}
+  API docs      ${stack.baseUrl}/docs
+  Admin key     ${stack.adminApiKey}   (header X-Admin-Key)
+  Certificate   ${stack.caFile}   (self-signed; curl --cacert it)
+  Logs          ${dataDir}/logs/
+  Kafka         ${stack.infra.kafkaBrokers}
+  PostgreSQL    ${stack.infra.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
+  Redis         ${stack.infra.redisUrl}
+
+Trilha is ready (${((Date.now() - started) / 1000).toFixed(1)} s). Press Ctrl-C to stop.
+`);
