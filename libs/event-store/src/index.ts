@@ -8,3 +8,4 @@ export * from './outbox/outbox-relay';
 export * from './projections/projection';
 export * from './projections/rebuild';
 export * from './stored-event';
+export * from './inbox/kafka-value';

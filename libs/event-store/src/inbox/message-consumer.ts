@@ -4,6 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Counter } from 'prom-client';
 import { InvalidMessageError, parseEventMessage, type EventEnvelope, type TopicContract } from '@trilha/contracts';
 import { requestContext, withSpanFrom } from '@trilha/observability';
+import { kafkaMessageJson } from './kafka-value';
 
 const handled = new Counter({ name: 'trilha_messages_handled_total', help: 'Kafka messages handled', labelNames: ['consumer', 'outcome'] });
 
@@ -37,7 +38,7 @@ export class MessageConsumer {
     const where = { topic: context.getTopic(), partition: context.getPartition(), offset: message.offset };
     let event: T;
     try {
-      event = parseEventMessage<T>(JSON.parse(String(message.value)), contract);
+      event = parseEventMessage<T>(kafkaMessageJson(message.value), contract);
     } catch (error) {
       const problems = error instanceof InvalidMessageError ? error.problems : [(error as Error).message];
       this.logger.error({ msg: 'rejected invalid message', consumer, ...where, problems });

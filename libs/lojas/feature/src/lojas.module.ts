@@ -10,6 +10,7 @@ import { AlterarSituacaoHttpController } from './alterar-situacao/alterar-situac
 import { AutenticarHttpController } from './autenticar/autenticar.http.controller';
 import { CriarLojaHandler } from './criar-loja/criar-loja.handler';
 import { CriarLojaHttpController } from './criar-loja/criar-loja.http.controller';
+import { LojaAtualHttpController } from './loja-atual/loja-atual.http.controller';
 import { LojaCommandsService } from './loja-commands.service';
 import { LOJAS_OPTIONS, type LojasOptions } from './lojas.options';
 import { RemoverAplicativoHttpController } from './remover-aplicativo/remover-aplicativo.http.controller';
@@ -29,6 +30,7 @@ export class LojasModule {
         AlterarSituacaoHttpController,
         RemoverAplicativoHttpController,
         AutenticarHttpController,
+        LojaAtualHttpController,
         LojasMessageController,
       ],
       providers: [

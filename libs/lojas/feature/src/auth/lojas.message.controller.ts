@@ -1,6 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
 import { LOJAS_CONTRACT, parseEventMessage, TOPICS, type LojaMessage } from '@trilha/contracts';
+import { kafkaMessageJson } from '@trilha/event-store';
 import { LojaStatusCache } from './loja-status.cache';
 
 /**
@@ -16,7 +17,7 @@ export class LojasMessageController {
   @EventPattern(TOPICS.lojas)
   onLojaEvent(@Ctx() context: KafkaContext): void {
     try {
-      const event = parseEventMessage<LojaMessage>(JSON.parse(String(context.getMessage().value)), LOJAS_CONTRACT);
+      const event = parseEventMessage<LojaMessage>(kafkaMessageJson(context.getMessage().value), LOJAS_CONTRACT);
       this.cache.apply(event);
     } catch (error) {
       this.logger.error({ msg: 'rejected invalid store event', offset: context.getMessage().offset, error: (error as Error).message });

@@ -1,0 +1,4 @@
+export * from './stack';
+export * from './https-client';
+export * from './service-logs';
+export * from './replicas';

@@ -1,0 +1,40 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { eventually } from './service-logs';
+import type { TestStack } from './stack';
+
+export interface Replica {
+  name: string;
+  child: ChildProcess;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const root = resolve(__dirname, '../../../..');
+
+/**
+ * Starts one more process of a service of the stack (a second replica, or a restart after a
+ * kill), with the stack's environment plus `env`; waits for its /readyz.
+ */
+export async function startReplica(stack: TestStack, service: string, name: string, env: Record<string, string>): Promise<Replica> {
+  const serviceEnv = { ...stack.env[service], ...env };
+  const log = createWriteStream(join(stack.dataDir, 'logs', `${name}.log`), { flags: 'a' });
+  const child = spawn(process.execPath, [join(root, 'dist/apps', service, 'src/main.js')], {
+    env: { ...process.env, ...serviceEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill(signal);
+    });
+  await eventually(`${name} ready`, async () => {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    const response = await fetch(`http://127.0.0.1:${serviceEnv.OPS_PORT}/readyz`).catch(() => undefined);
+    return response?.ok || undefined;
+  }, 60_000, 200);
+  return { name, child, stop };
+}
