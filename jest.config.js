@@ -28,9 +28,10 @@ const common = {
 };
 
 module.exports = {
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'] },
-    { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'], testTimeout: 60_000 },
-    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'], testTimeout: 60_000 },
+    { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'] },
   ],
 };

@@ -3,7 +3,7 @@
 // in dist/. Used by `npm start` (tools/start.mjs) and `npm test` (tools/test.mjs).
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { ensureInfraInstalled, startInfra } from '../deploy/local/infra.mjs';
@@ -137,15 +137,16 @@ function tail(file, lines = 20) {
  */
 export async function startService(stack, service, { name = service, env = {} } = {}) {
   const logFile = join(stack.dataDir, 'logs', `${name}.log`);
-  const out = createWriteStream(logFile, { flags: 'a' });
+  // The service writes straight into its log file: a pipe through this process would stall
+  // its (synchronous) log writes whenever this process is busy.
+  const out = openSync(logFile, 'a');
   const serviceEnv = { ...stack.env[service], ...env };
   const child = spawn(process.execPath, [join(root, 'dist/apps', service, 'src/main.js')], {
     cwd: root,
     env: { ...process.env, ...serviceEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', out, out],
   });
-  child.stdout.pipe(out);
-  child.stderr.pipe(out);
+  closeSync(out);
   await waitUntilReady(name, Number(serviceEnv.OPS_PORT), child, logFile);
   return { name, child, logFile, opsPort: Number(serviceEnv.OPS_PORT) };
 }

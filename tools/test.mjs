@@ -1,6 +1,6 @@
 // `npm test` after lint, type-check and build: a fresh stack in a temporary directory on the
 // test ports, then every jest project (unit, integration, end-to-end) against it.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,12 +26,12 @@ writeFileSync(stackFile, JSON.stringify({
 
 let status = 1;
 try {
-  const jest = spawnSync(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), '--ci', ...process.argv.slice(3)], {
+  const jest = spawn(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), '--ci', ...process.argv.slice(3)], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, TRILHA_STACK_FILE: stackFile },
   });
-  status = jest.status ?? 1;
+  status = await new Promise((resolvePromise) => jest.on('exit', (code) => resolvePromise(code ?? 1)));
 } finally {
   say('stopping the test stack');
   await stack.stop();

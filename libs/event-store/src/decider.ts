@@ -14,7 +14,7 @@ export interface Decision<State> {
   events: StoredEvent[];
 }
 
-const MAX_ATTEMPTS = 10;
+const MAX_ATTEMPTS = 20;
 
 /**
  * Reads a stream, decides, and appends with the version it read. When another writer got
@@ -42,6 +42,8 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
       });
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error;
+      // Jittered backoff spreads racing writers out so each retry is likely to win.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(100, 2 ** attempt)));
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
-import type { Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { Counter, Histogram } from 'prom-client';
 import type { EventEnvelope } from '@trilha/contracts';
@@ -52,7 +52,10 @@ export class OutboxRelay {
   ) {}
 
   async start(): Promise<void> {
-    this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    // One request in flight keeps each partition's order through retries. Not the idempotent
+    // producer: it needs unlimited retries, and a relay must give up, roll back and try again
+    // later; the rare duplicate a retry makes is absorbed by the consumers' inbox.
+    this.producer = this.kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
     await this.producer.connect();
     this.running = true;
     await this.listen();

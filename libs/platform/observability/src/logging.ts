@@ -1,5 +1,5 @@
 import { LoggerModule } from 'nestjs-pino';
-import type { DynamicModule } from '@nestjs/common';
+import { RequestMethod, type DynamicModule } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { requestContext } from './request-context';
 import { currentTraceIds } from './trace-context';
@@ -20,6 +20,7 @@ export function logContextFields(): Record<string, unknown> {
  */
 export function loggingModule(service: string, level: string): DynamicModule {
   return LoggerModule.forRoot({
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
     pinoHttp: {
       level,
       base: { service },

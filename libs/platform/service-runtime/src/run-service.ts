@@ -1,5 +1,6 @@
 import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
 import { Transport, type KafkaOptions } from '@nestjs/microservices';
+import { Partitioners } from 'kafkajs';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -45,9 +46,9 @@ export async function runService(spec: ServiceSpec): Promise<void> {
           client: kafkaClientConfig(spec.kafkaBrokers, spec.consumer.groupId),
           consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false },
           subscribe: { fromBeginning: spec.consumer.fromBeginning },
+          producer: { createPartitioner: Partitioners.DefaultPartitioner },
         },
       },
-      { inheritAppConfig: true },
     );
   }
   await app.init();

@@ -16,6 +16,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * A client address of its own for a test: the gateway trusts X-Forwarded-For from loopback
+ * (TRUSTED_PROXIES), so per-address limits (30/min on /autenticacao) do not leak between tests.
+ */
+export function clientAddress(): Record<string, string> {
+  const octet = () => Math.floor(Math.random() * 254) + 1;
+  return { 'x-forwarded-for': `10.${octet()}.${octet()}.${octet()}` };
+}
+
 /** An HTTPS client for the stack's gateway that trusts its self-signed certificate. */
 export function apiClient(baseUrl: string, caFile: string) {
   const dispatcher = new Agent({ connect: { ca: readFileSync(caFile) }, connections: 64 });

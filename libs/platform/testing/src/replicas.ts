@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { eventually } from './service-logs';
 import type { TestStack } from './stack';
@@ -18,13 +18,12 @@ const root = resolve(__dirname, '../../../..');
  */
 export async function startReplica(stack: TestStack, service: string, name: string, env: Record<string, string>): Promise<Replica> {
   const serviceEnv = { ...stack.env[service], ...env };
-  const log = createWriteStream(join(stack.dataDir, 'logs', `${name}.log`), { flags: 'a' });
+  const log = openSync(join(stack.dataDir, 'logs', `${name}.log`), 'a');
   const child = spawn(process.execPath, [join(root, 'dist/apps', service, 'src/main.js')], {
     env: { ...process.env, ...serviceEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
   });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  closeSync(log);
   const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((done) => {
       if (child.exitCode !== null || child.signalCode !== null) return done();

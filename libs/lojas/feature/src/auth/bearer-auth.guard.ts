@@ -22,6 +22,8 @@ export class BearerAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
+    // Kafka message handlers share the app's global guards; tokens concern HTTP only.
+    if (context.getType() !== 'http') return true;
     const access = this.reflector.getAllAndOverride<string>(ROUTE_ACCESS, [context.getHandler(), context.getClass()]);
     if (access === 'sem-token') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();

@@ -1,6 +1,6 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 
 /**
  * Per store (or, before authentication, per client address), per endpoint, per calendar
@@ -11,12 +11,22 @@ import type { Request } from 'express';
 export class RateLimitGuard extends ThrottlerGuard {
   protected override headerPrefix = 'RateLimit';
 
+  /** Kafka message handlers share the app's global guards; limits concern HTTP only. */
+  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
+    return context.getType() !== 'http';
+  }
+
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
     const loja = (request as { loja?: { idLoja: number } }).loja;
     return loja ? `loja:${loja.idLoja}` : `ip:${(request as unknown as Request).ip}`;
   }
 
-  protected override async throwThrottlingException(_context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  /** The throttler sets only Retry-After on a refusal; the contract wants the RateLimit headers too. */
+  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    const response = context.switchToHttp().getResponse<Response>();
+    response.setHeader(`${this.headerPrefix}-Limit`, detail.limit);
+    response.setHeader(`${this.headerPrefix}-Remaining`, 0);
+    response.setHeader(`${this.headerPrefix}-Reset`, detail.timeToExpire);
     throw new ThrottlerException(`Limite de ${detail.limit} requisições por minuto excedido; tente de novo em ${detail.timeToBlockExpire} s.`);
   }
 }

@@ -1,0 +1,127 @@
+import { sign } from 'jsonwebtoken';
+import { apiClient, clientAddress, eventually, startReplica, testStack, type Replica } from '@trilha/testing';
+
+const stack = testStack();
+const api = apiClient(stack.baseUrl, stack.caFile);
+const admin = { 'x-admin-key': stack.adminApiKey };
+
+async function novaLoja(nome = 'Loja E2E') {
+  const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome } });
+  expect(created.status).toBe(201);
+  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
+  expect(auth.status).toBe(200);
+  return { ...created.body, token: auth.body.token as string };
+}
+
+const expectProblem = (response: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, status: number) => {
+  expect(response.status).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(response.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), instance: expect.any(String) });
+  expect(JSON.stringify(response.body)).not.toMatch(/at .*\.js:\d+/);
+};
+
+describe('operator routes (CONTRACT.md section 1)', () => {
+  it('creates a store with an account code of at least 128 random bits', async () => {
+    const response = await api('POST', '/admin/lojas', { headers: admin, body: { nome: 'Loja Um' } });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      idLoja: expect.any(Number),
+      nome: 'Loja Um',
+      codigo: expect.any(String),
+      ativa: true,
+      criadaEm: expect.stringMatching(/Z$/),
+    });
+    expect(Buffer.from(response.body.codigo, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
+  });
+
+  it('refuses operator routes without the right key', async () => {
+    expectProblem(await api('POST', '/admin/lojas', { body: { nome: 'x' } }), 401);
+    expectProblem(await api('POST', '/admin/lojas', { headers: { 'x-admin-key': 'wrong-key-0123456789' }, body: { nome: 'x' } }), 401);
+  });
+
+  it('names every invalid field, and writes nothing', async () => {
+    const response = await api('POST', '/admin/lojas', { headers: admin, body: { nome: 'x'.repeat(151), extra: true } });
+    expectProblem(response, 400);
+    expect(response.body.erros).toEqual(expect.arrayContaining([
+      { campo: 'nome', mensagem: expect.any(String) },
+      { campo: 'extra', mensagem: expect.any(String) },
+    ]));
+    expectProblem(await api('POST', '/admin/lojas', { headers: admin, body: { nome: 42 } }), 400);
+    expectProblem(await api('POST', '/admin/lojas/abc/desativar', { headers: admin }), 400);
+    expectProblem(await api('POST', '/admin/lojas/999999/desativar', { headers: admin }), 404);
+  });
+
+  it('answers 400 to malformed JSON and 413 to a body over 1 MiB', async () => {
+    expectProblem(await api('POST', '/admin/lojas', { headers: admin, rawBody: '{"nome": ' }), 400);
+    expectProblem(await api('POST', '/admin/lojas', { headers: admin, rawBody: JSON.stringify({ nome: 'x'.repeat(1024 * 1024) }) }), 413);
+  });
+
+  it('records an app removal with 202', async () => {
+    const loja = await novaLoja();
+    const response = await api('POST', `/admin/lojas/${loja.idLoja}/aplicativo/remover`, { headers: admin });
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ idLoja: loja.idLoja, dataRemocao: expect.stringMatching(/Z$/) });
+  });
+});
+
+describe('authentication (CONTRACT.md section 2)', () => {
+  it('exchanges the account code for a store-scoped bearer token with a lifetime', async () => {
+    const loja = await novaLoja('Loja Token');
+    const auth = await api('GET', `/autenticacao/${loja.codigo}`, { headers: clientAddress() });
+    expect(auth.body).toEqual({ token: expect.any(String), tipo: 'Bearer', expiraEm: expect.stringMatching(/Z$/), expiraEmSegundos: 3600 });
+    expect(Math.abs(Date.parse(auth.body.expiraEm) - Date.now() - 3600_000)).toBeLessThan(10_000);
+    const me = await api('GET', '/loja', { token: auth.body.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ idLoja: loja.idLoja, nome: 'Loja Token', ativa: true });
+  });
+
+  it('gives the same 401 for an unknown code', async () => {
+    expectProblem(await api('GET', '/autenticacao/codigo-que-nao-existe', { headers: clientAddress() }), 401);
+  });
+
+  it('refuses a missing, malformed, forged or expired token with 401', async () => {
+    const loja = await novaLoja();
+    const secret = stack.env['api-gateway'].TOKEN_SIGNING_SECRET;
+    const expired = sign({ sub: `loja:${loja.idLoja}`, idLoja: loja.idLoja, emt: Date.now() - 7200_000 }, secret, { expiresIn: -60 });
+    const forged = sign({ sub: `loja:${loja.idLoja}`, idLoja: loja.idLoja, emt: Date.now() }, 'not-the-secret-not-the-secret-xx', { expiresIn: 600 });
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: 'Bearer not-a-jwt' }, { authorization: `Bearer ${forged}` }, { authorization: `Bearer ${expired}` }];
+    for (const headers of attempts) {
+      const response = await api('GET', '/loja', { headers });
+      expectProblem(response, 401);
+      expect(response.headers['www-authenticate']).toBe('Bearer');
+    }
+  });
+
+  it('revokes every token on every gateway replica within 2 s of a deactivation', async () => {
+    const port = stack.ports.gateway + 7;
+    const replica: Replica = await startReplica(stack, 'api-gateway', 'api-gateway-replica-2', {
+      PUBLIC_PORT: String(port),
+      OPS_PORT: String(stack.ports.ops['api-gateway'] + 20),
+      INSTANCE_ID: 'e2e-replica-2',
+    });
+    try {
+      const loja = await novaLoja('Loja Desativada');
+      const onReplica = (path: string) => api('GET', `https://localhost:${port}/v1${path}`, { token: loja.token });
+      expect((await onReplica('/loja')).status).toBe(200);
+      expect((await api('POST', `/admin/lojas/${loja.idLoja}/desativar`, { headers: admin })).status).toBe(200);
+      const deactivatedAt = Date.now();
+      await eventually('401 on the second replica', async () => ((await onReplica('/loja')).status === 401 ? true : undefined), 2000, 20);
+      expect(Date.now() - deactivatedAt).toBeLessThanOrEqual(2000);
+      expectProblem(await api('GET', '/loja', { token: loja.token }), 401);
+      expectProblem(await api('GET', `/autenticacao/${loja.codigo}`, { headers: clientAddress() }), 401);
+
+      const reactivated = await api('POST', `/admin/lojas/${loja.idLoja}/ativar`, { headers: admin });
+      expect(reactivated.status).toBe(200);
+      expect(reactivated.body).toMatchObject({ idLoja: loja.idLoja, ativa: true });
+      // A token issued before the deactivation stays revoked; a new one works on both replicas.
+      expectProblem(await api('GET', '/loja', { token: loja.token }), 401);
+      const fresh = await api('GET', `/autenticacao/${loja.codigo}`, { headers: clientAddress() });
+      expect(fresh.status).toBe(200);
+      expect((await api('GET', '/loja', { token: fresh.body.token })).status).toBe(200);
+      await eventually('the new token accepted on the second replica', async () =>
+        (await api('GET', `https://localhost:${port}/v1/loja`, { token: fresh.body.token })).status === 200 || undefined, 2000, 20);
+    } finally {
+      await replica.stop();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { apiClient, clientAddress, eventually, serviceLogs, testStack } from '@trilha/testing';
+
+const stack = testStack();
+const api = apiClient(stack.baseUrl, stack.caFile);
+const admin = { 'x-admin-key': stack.adminApiKey };
+
+describe('conventions (CONTRACT.md section 0)', () => {
+  it('echoes the caller’s X-Request-Id, or gives one', async () => {
+    const given = await api('GET', '/openapi.json', { headers: { 'x-request-id': 'pedido-123' } });
+    expect(given.headers['x-request-id']).toBe('pedido-123');
+    const generated = await api('GET', '/nao-existe');
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.status).toBe(404);
+    expect(generated.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('speaks TLS only on the public port', async () => {
+    const plain = new Promise((resolve, reject) => {
+      const request = httpRequest({ host: '127.0.0.1', port: stack.ports.gateway, path: '/v1/openapi.json' }, (response) => resolve(response.statusCode));
+      request.on('error', reject);
+      request.end();
+    });
+    // The TLS listener answers plain HTTP with a TLS-level 400 or hangs up; never with the API.
+    const outcome = await plain.then((status) => status, (error: Error) => error.message);
+    expect(outcome).not.toBe(200);
+  });
+
+  it('serves the OpenAPI 3.1 document and its rendering without a token', async () => {
+    const document = await api('GET', '/openapi.json');
+    expect(document.status).toBe(200);
+    expect(document.body.openapi).toBe('3.1.0');
+    expect(Object.keys(document.body.paths)).toEqual(expect.arrayContaining([
+      '/admin/lojas', '/admin/lojas/{idLoja}/desativar', '/admin/lojas/{idLoja}/ativar',
+      '/admin/lojas/{idLoja}/aplicativo/remover', '/autenticacao/{codigo}',
+    ]));
+    const docs = await api('GET', '/docs');
+    expect(docs.status).toBe(200);
+    expect(docs.text).toMatch(/swagger-ui/i);
+  });
+
+  it('limits per calendar minute with RateLimit headers and a Retry-After to the next minute', async () => {
+    // GET /autenticacao/{codigo}: 30/min per client address. Start early in a minute so the
+    // 31 requests fall in one window.
+    const msIntoMinute = Date.now() % 60_000;
+    if (msIntoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - msIntoMinute + 100));
+    const client = clientAddress();
+    const statuses: number[] = [];
+    let last;
+    for (let index = 0; index < 31; index += 1) {
+      last = await api('GET', `/autenticacao/${randomBytes(8).toString('hex')}`, { headers: client });
+      statuses.push(last.status);
+      expect(last.headers['ratelimit-limit']).toBe('30');
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
+    expect(last!.status).toBe(429);
+    expect(last!.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const expected = Math.ceil((60_000 - (Date.now() % 60_000)) / 1000);
+    expect(Math.abs(Number(last!.headers['retry-after']) - expected)).toBeLessThanOrEqual(1);
+    expect(last!.headers['ratelimit-remaining']).toBe('0');
+  });
+});
+
+describe('operations (CONTRACT.md section 10)', () => {
+  it.each(Object.entries(stack.ports.ops))('%s serves /healthz, /readyz and /metrics on its internal port', async (_service, port) => {
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', kafka: 'ok' } });
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(metrics).toMatch(/process_cpu_seconds_total/);
+  });
+
+  it('keeps them off the public port', async () => {
+    for (const path of ['/healthz', '/readyz', '/metrics', '/v1/healthz']) {
+      expect((await api('GET', `https://localhost:${stack.ports.gateway}${path}`)).status).toBe(404);
+    }
+  });
+});
+
+describe('one event followed from the HTTP request, through Kafka, into another service', () => {
+  it('carries the caller’s trace id into the delivery service’s logs and read model', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const requestId = `trace-e2e-${traceId.slice(0, 8)}`;
+    const created = await api('POST', '/admin/lojas', {
+      headers: { ...admin, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`, 'x-request-id': requestId },
+      body: { nome: 'Loja Rastreada' },
+    });
+    expect(created.status).toBe(201);
+
+    const gatewayLine = await eventually('the gateway logging the request', () =>
+      serviceLogs(stack.dataDir, 'api-gateway').find((line) => line.traceId === traceId && line.msg === 'request completed'));
+    expect(gatewayLine).toMatchObject({ correlationId: requestId, service: 'api-gateway' });
+
+    const consumerLine = await eventually('the delivery service handling loja.criada', () =>
+      serviceLogs(stack.dataDir, 'delivery-service').find((line) => line.traceId === traceId && line.msg === 'handled loja.criada'));
+    expect(consumerLine).toMatchObject({ correlationId: requestId, idLoja: created.body.idLoja, service: 'delivery-service' });
+  });
+});

@@ -1,0 +1,197 @@
+import { KafkaContext } from '@nestjs/microservices';
+import { randomUUID } from 'node:crypto';
+import type { Consumer, KafkaMessage } from 'kafkajs';
+import { DataSource, type EntityManager } from 'typeorm';
+import { IsInt, IsString } from 'class-validator';
+import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
+import { requestContext } from '@trilha/observability';
+import { startTracing } from '@trilha/observability/tracing';
+import { testStack, eventually } from '@trilha/testing';
+import { dataSourceOptions, migrate, type ServiceDatabase } from './database';
+import { handleCommand, type Decider } from './decider';
+import { ConcurrencyError, EventStore } from './event-store';
+import { MessageConsumer } from './inbox/message-consumer';
+import { createKafka } from './kafka';
+import { OutboxRelay } from './outbox/outbox-relay';
+import type { Projection } from './projections/projection';
+import { rebuildProjections } from './projections/rebuild';
+import type { StoredEvent } from './stored-event';
+
+/** A counter stream: the smallest aggregate that shows the store's guarantees. */
+type Added = { type: 'added'; data: { amount: number } };
+const counter: Decider<{ add: number }, number, Added> = {
+  initialState: () => 0,
+  decide: (command) => [{ type: 'added', data: { amount: command.add } }],
+  evolve: (total, event) => total + event.data.amount,
+};
+
+class TotalsProjection implements Projection {
+  readonly name = 'totals';
+  readonly handles = ['added'];
+  async apply(manager: EntityManager, event: StoredEvent): Promise<void> {
+    await manager.query(
+      `INSERT INTO totals (stream_id, total) VALUES ($1, $2)
+       ON CONFLICT (stream_id) DO UPDATE SET total = totals.total + EXCLUDED.total`,
+      [event.streamId, (event.data as { amount: number }).amount],
+    );
+  }
+  async reset(manager: EntityManager): Promise<void> {
+    await manager.query(`DELETE FROM totals`);
+  }
+}
+
+class AddedData {
+  @IsInt() amount: number;
+}
+class NamedData {
+  @IsString() name: string;
+}
+
+startTracing('event-store-it');
+
+describe('event store (PostgreSQL and Kafka)', () => {
+  const stack = testStack();
+  const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const topic = `it.events.${schema}.v1`;
+  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 5, migrations: [] };
+  const kafka = createKafka([stack.infra.kafkaBrokers], `it-${schema}`);
+  let dataSource: DataSource;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    await migrate(database);
+    dataSource = await new DataSource(dataSourceOptions(database)).initialize();
+    await dataSource.query(`CREATE TABLE totals (stream_id text PRIMARY KEY, total integer NOT NULL)`);
+    store = new EventStore(dataSource, (event) => ({ topic, data: event.data }), [new TotalsProjection()]);
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+    await admin.disconnect();
+  });
+
+  afterAll(async () => {
+    await dataSource.query(`DROP SCHEMA ${schema} CASCADE`);
+    await dataSource.destroy();
+  });
+
+  it('appends with the expected version and refuses a stale one', async () => {
+    const stream = `counter-${randomUUID()}`;
+    await store.transaction((manager) => store.append(manager, stream, 0, [{ type: 'added', data: { amount: 1 } }], { idLoja: 1 }));
+    await expect(
+      store.transaction((manager) => store.append(manager, stream, 0, [{ type: 'added', data: { amount: 2 } }], { idLoja: 1 })),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
+    const events = await store.readStream(stream);
+    expect(events.map((event) => [event.streamVersion, event.data])).toEqual([[1, { amount: 1 }]]);
+  });
+
+  it('never loses an event when commands race on one stream', async () => {
+    const stream = `counter-${randomUUID()}`;
+    await Promise.all(Array.from({ length: 20 }, () => handleCommand(store, counter, stream, { add: 1 }, { idLoja: 1 })));
+    const events = await store.readStream(stream);
+    expect(events.map((event) => event.streamVersion)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    const [row] = await dataSource.query(`SELECT total FROM totals WHERE stream_id = $1`, [stream]);
+    expect(row.total).toBe(20);
+  });
+
+  it('rolls back the events, the outbox and the projection together', async () => {
+    const stream = `counter-${randomUUID()}`;
+    await expect(
+      store.transaction(async (manager) => {
+        await store.append(manager, stream, 0, [{ type: 'added', data: { amount: 5 } }], { idLoja: 1 });
+        throw new Error('handler failed after appending');
+      }),
+    ).rejects.toThrow('handler failed');
+    expect(await store.readStream(stream)).toEqual([]);
+    expect(await dataSource.query(`SELECT * FROM totals WHERE stream_id = $1`, [stream])).toEqual([]);
+    expect(await dataSource.query(`SELECT * FROM outbox WHERE envelope->>'type' = 'added' AND envelope->'data'->>'amount' = '5'`)).toEqual([]);
+  });
+
+  it('rebuilds a projection from the event log', async () => {
+    const before = await dataSource.query(`SELECT stream_id, total FROM totals ORDER BY stream_id`);
+    await dataSource.query(`UPDATE totals SET total = -1`);
+    const lines: string[] = [];
+    const counts = await rebuildProjections(dataSource, [new TotalsProjection()], (line) => lines.push(line));
+    expect(await dataSource.query(`SELECT stream_id, total FROM totals ORDER BY stream_id`)).toEqual(before);
+    expect(counts.totals).toBeGreaterThan(0);
+    expect(lines.at(-1)).toMatch(/replayed \d+\/\d+ events/);
+  });
+
+  describe('outbox relay and inbox', () => {
+    let relay: OutboxRelay;
+    let consumer: Consumer;
+    const received: KafkaMessage[] = [];
+
+    beforeAll(async () => {
+      relay = new OutboxRelay(dataSource, kafka, database.url, `${schema}.outbox`);
+      await relay.start();
+      consumer = kafka.consumer({ groupId: `it-${schema}` });
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+      await consumer.run({ eachMessage: async ({ message }) => void received.push(message) });
+    });
+
+    afterAll(async () => {
+      await consumer.disconnect();
+      await relay.stop();
+    });
+
+    it('publishes committed events to Kafka with the envelope, the key and the stored traceparent', async () => {
+      const stream = `counter-${randomUUID()}`;
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      const correlationId = randomUUID();
+      const [event] = await context.with(propagation.extract(ROOT_CONTEXT, { traceparent }), () =>
+        requestContext.run({ correlationId, causationId: 'req-1' }, () =>
+          store.transaction((manager) => store.append(manager, stream, 0, [{ type: 'added', data: { amount: 7 } }], { idLoja: 42 })),
+        ),
+      );
+      const message = await eventually('the event on Kafka', () => received.find((m) => JSON.parse(String(m.value)).id === event.id));
+      const envelope = JSON.parse(String(message.value));
+      expect(String(message.key)).toBe('42');
+      expect(envelope).toEqual({
+        id: event.id,
+        type: 'added',
+        schemaVersion: 1,
+        occurredAt: event.occurredAt,
+        idLoja: 42,
+        correlationId,
+        causationId: 'req-1',
+        traceparent: expect.stringMatching(/^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-01$/),
+        data: { amount: 7 },
+      });
+      expect(String(message.headers?.traceparent)).toBe(envelope.traceparent);
+      expect(await dataSource.query(`SELECT * FROM outbox`)).toEqual([]);
+    });
+
+    it('keeps the order of one store’s events', async () => {
+      const stream = `counter-${randomUUID()}`;
+      for (let amount = 1; amount <= 30; amount += 1) {
+        await store.transaction((manager) => store.append(manager, stream, amount - 1, [{ type: 'added', data: { amount } }], { idLoja: 9 }));
+      }
+      const amounts = await eventually('all 30 events', () => {
+        const mine = received.map((m) => JSON.parse(String(m.value))).filter((e) => e.idLoja === 9 && e.type === 'added');
+        return mine.length >= 30 ? mine.map((e) => e.data.amount) : undefined;
+      });
+      expect(amounts).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
+    });
+
+    it('handles a redelivered message once, and skips an invalid one without blocking', async () => {
+      await dataSource.query(`CREATE TABLE IF NOT EXISTS seen (event_id uuid, amount integer)`);
+      const inbox = new MessageConsumer(dataSource);
+      const contract = { added: AddedData, named: NamedData };
+      const envelope = {
+        id: randomUUID(), type: 'added', schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja: 3,
+        correlationId: 'c', causationId: null, traceparent: null, data: { amount: 4 },
+      };
+      const contextFor = (value: object) =>
+        new KafkaContext([{ value: Buffer.from(JSON.stringify(value)), headers: {}, offset: '0' } as unknown as KafkaMessage, 0, topic, {} as never, (async () => undefined) as never, {} as never]);
+      const handler = async (event: { id: string; data: object }, manager: EntityManager) => {
+        await manager.query(`INSERT INTO seen VALUES ($1, $2)`, [event.id, (event.data as AddedData).amount]);
+      };
+      await inbox.consume('it-consumer', contextFor(envelope), contract, handler);
+      await inbox.consume('it-consumer', contextFor(envelope), contract, handler);
+      await inbox.consume('it-consumer', contextFor({ ...envelope, id: randomUUID(), data: { amount: 'four' } }), contract, handler);
+      await inbox.consume('it-consumer', contextFor({ ...envelope, id: randomUUID(), type: 'unknown' }), contract, handler);
+      expect(await dataSource.query(`SELECT amount FROM seen`)).toEqual([{ amount: 4 }]);
+    });
+  });
+});
