@@ -170,6 +170,9 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
     const secrets = localSecrets(dataDir);
     const tls = localCertificate(dataDir, log);
     stack.env = serviceEnvironments({ infra, ports, secrets, tls, logLevel });
+    // Kept so one-off service commands (tools/service-command.mjs) run with the same settings.
+    mkdirSync(join(dataDir, 'env'), { recursive: true, mode: 0o700 });
+    for (const service of SERVICES) writeFileSync(join(dataDir, 'env', `${service}.json`), JSON.stringify(stack.env[service], null, 2), { mode: 0o600 });
     stack.baseUrl = `https://localhost:${ports.gateway}/v1`;
     stack.adminApiKey = secrets.adminApiKey;
     stack.caFile = tls.cert;

@@ -1,7 +1,7 @@
 // `npm test` after lint, type-check and build: a fresh stack in a temporary directory on the
 // test ports, then every jest project (unit, integration, end-to-end) against it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stackPorts, startStack } from './stack.mjs';
@@ -25,17 +25,24 @@ writeFileSync(stackFile, JSON.stringify({
 }, null, 2));
 
 let status = 1;
+let summary = 'jest did not report';
 try {
-  const jest = spawn(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), '--ci', ...process.argv.slice(3)], {
+  const resultsFile = join(dataDir, 'jest-results.json');
+  const jest = spawn(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), '--ci', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(3)], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, TRILHA_STACK_FILE: stackFile },
   });
   status = await new Promise((resolvePromise) => jest.on('exit', (code) => resolvePromise(code ?? 1)));
+  if (existsSync(resultsFile)) {
+    const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+    summary = `${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped`;
+  }
 } finally {
   say('stopping the test stack');
   await stack.stop();
   if (status === 0) rmSync(dataDir, { recursive: true, force: true });
   else say(`kept ${dataDir} (logs in ${join(dataDir, 'logs')})`);
 }
+process.stdout.write(`tests: ${summary}\n`);
 process.exit(status);

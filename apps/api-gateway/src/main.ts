@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { loadConfigOrExit } from '@trilha/config';
 import { bodyParserErrorHandler, httpsOnlyMiddleware, jsonBodyParser, ProblemDetailsFilter, requestIdMiddleware, strictValidationPipe } from '@trilha/http';
+import { LojasProjection } from '@trilha/lojas';
 import { main, runService } from '@trilha/service-runtime';
 import { AppModule } from './app.module';
 import { gatewayConfigSchema, gatewayDatabase } from './config';
@@ -21,6 +22,7 @@ main(async () => {
     database: gatewayDatabase(config),
     kafkaBrokers: config.KAFKA_BROKERS,
     opsPort: config.OPS_PORT,
+    projections: [new LojasProjection()],
     // Every replica reads every store event (its own group): deactivations reach all of them.
     consumer: { groupId: `api-gateway-${config.INSTANCE_ID ?? `${hostname()}-${randomUUID().slice(0, 8)}`}`, fromBeginning: false },
     async createApp() {

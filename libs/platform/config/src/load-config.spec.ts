@@ -20,6 +20,6 @@ describe('loadConfig', () => {
   });
 
   it('rejects a broker without a port', () => {
-    expect(() => loadConfig(schema, { PORT: '1', KAFKA_BROKERS: 'localhost' })).toThrow(/each broker must be host:port/);
+    expect(() => loadConfig(schema, { PORT: '1', KAFKA_BROKERS: 'localhost' })).toThrow(/KAFKA_BROKERS \(invalid\): each broker must be host:port/);
   });
 });

@@ -10,9 +10,9 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {
-    const name = issue.path.join('.') || '(environment)';
-    const given = env[name] === undefined ? 'missing' : 'invalid';
-    return `  ${name} (${given}): ${issue.message}`;
+    // The variable, not the path inside its parsed value (KAFKA_BROKERS, not KAFKA_BROKERS.0).
+    const name = String(issue.path[0] ?? '(environment)');
+    return env[name] === undefined ? `  ${name} (missing): required` : `  ${name} (invalid): ${issue.message}`;
   });
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }

@@ -4,7 +4,7 @@ import { Partitioners } from 'kafkajs';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { createKafka, kafkaClientConfig, migrate, type ServiceDatabase } from '@trilha/event-store';
+import { createKafka, dataSourceOptions, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
 import { startOpsServer } from '@trilha/observability';
 
 export interface ServiceSpec {
@@ -16,12 +16,15 @@ export interface ServiceSpec {
   createApp(): Promise<INestApplication>;
   /** Kafka consumer group of the service's message controllers; none when it consumes nothing. */
   consumer?: { groupId: string; fromBeginning: boolean };
+  /** Inline projections of the service's own events, for `main.js rebuild-projections`. */
+  projections?: Projection[];
   /** Starts serving requests, if the service has a public port. */
   listen?(app: INestApplication): Promise<void>;
 }
 
 /**
  * The life of every service process: `main.js migrate` applies the migrations and exits;
+ * `main.js rebuild-projections [name…]` rebuilds read models from the event log and exits;
  * otherwise the app initialises, then its Kafka consumers start (never before the app is
  * ready), then its ports open. SIGTERM and SIGINT close everything in reverse order.
  */
@@ -29,6 +32,10 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   if (process.argv[2] === 'migrate') {
     const applied = await migrate(spec.database);
     process.stderr.write(`${spec.name}: ${applied.length ? `applied ${applied.join(', ')}` : 'schema up to date'}\n`);
+    return;
+  }
+  if (process.argv[2] === 'rebuild-projections') {
+    await rebuild(spec, process.argv.slice(3));
     return;
   }
   const started = Date.now();
@@ -83,4 +90,18 @@ export function main(run: () => Promise<void>): void {
     process.stderr.write(`${JSON.stringify({ level: 'fatal', msg: 'start-up failed', error: error.message, stack: error.stack })}\n`);
     process.exit(1);
   });
+}
+
+async function rebuild(spec: ServiceSpec, names: string[]): Promise<void> {
+  const all = spec.projections ?? [];
+  const unknown = names.filter((name) => !all.some((projection) => projection.name === name));
+  if (unknown.length > 0) throw new Error(`unknown projection ${unknown.join(', ')}; ${spec.name} has: ${all.map((p) => p.name).join(', ') || 'none'}`);
+  const chosen = names.length > 0 ? all.filter((projection) => names.includes(projection.name)) : all;
+  const dataSource = await new DataSource(dataSourceOptions(spec.database)).initialize();
+  try {
+    const counts = await rebuildProjections(dataSource, chosen, (line) => process.stderr.write(`${spec.name}: ${line}\n`));
+    process.stderr.write(`${spec.name}: rebuilt ${Object.entries(counts).map(([name, count]) => `${name} (${count} events)`).join(', ') || 'nothing'}\n`);
+  } finally {
+    await dataSource.destroy();
+  }
 }

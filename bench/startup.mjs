@@ -1,0 +1,164 @@
+// Benchmark: `npm start` to "Trilha is ready" on a warm machine.
+//
+//   Target: ≤ 60 s (docs/BENCHMARKS.md).
+//
+//   npm run bench:startup [-- --keep]
+//
+// Runs `npm start` twice as a child process in its own process group, with TRILHA_DATA_DIR in a
+// temporary directory and every TRILHA_*_PORT on ports of its own: first on a fresh data
+// directory (cold data: initdb, Kafka storage format, topics, migrations, certificate; warm
+// caches: node_modules installed, JVM/OS caches warm), then again on the same data directory
+// (warm). Each time it measures the wall time from spawning `npm start` until its stdout says
+// "Trilha is ready", then sends SIGINT to the group and waits for it to exit.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const KEEP = process.argv.includes('--keep');
+const TARGET_S = 60;
+const READY_TIMEOUT_MS = 300_000;
+const EXIT_TIMEOUT_MS = 60_000;
+const say = (line) => process.stderr.write(`» ${line}\n`);
+
+const PORT_ENV = {
+  TRILHA_GATEWAY_PORT: 48443,
+  TRILHA_KAFKA_PORT: 49092,
+  TRILHA_KAFKA_CONTROLLER_PORT: 49093,
+  TRILHA_POSTGRES_PORT: 45432,
+  TRILHA_REDIS_PORT: 46379,
+  TRILHA_OPS_0_PORT: 48180,
+  TRILHA_OPS_1_PORT: 48181,
+  TRILHA_OPS_2_PORT: 48182,
+  TRILHA_OPS_3_PORT: 48183,
+};
+
+function machine() {
+  const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? 'unknown';
+  let cores = availableParallelism();
+  try {
+    cores = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  } catch {
+    /* keep availableParallelism */
+  }
+  return { date: new Date().toISOString(), cores, cpu: model, memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`, node: process.version };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'trilha-bench-startup-'));
+let current = null; // the running `npm start`, if any
+
+/** Starts `npm start`; resolves with the seconds to "Trilha is ready", then stops it. */
+function runOnce(label) {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn('npm', ['start'], {
+      cwd: root,
+      detached: true, // its own process group: SIGINT reaches npm, node and the services together
+      env: { ...process.env, ...Object.fromEntries(Object.entries(PORT_ENV).map(([k, v]) => [k, String(v)])), TRILHA_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    current = child;
+    let stdout = '';
+    let stderr = '';
+    let readyAfter = null;
+    const phases = [];
+    const exited = new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      for (const line of String(chunk).split('\n')) {
+        // bootstrap steps ("… done (1.2 s)") and the infrastructure's summary line
+        if (/ done \(|infra: all up in/.test(line)) phases.push(line.replace(/^» /, '').trim());
+      }
+    });
+    const timer = setTimeout(() => {
+      say(`${label}: not ready after ${READY_TIMEOUT_MS / 1000} s; stopping it`);
+      stopGroup(child).then(() => reject(new Error(`not ready in time; stderr tail:\n${stderr.split('\n').slice(-20).join('\n')}`)));
+    }, READY_TIMEOUT_MS);
+    child.stdout.on('data', async (chunk) => {
+      stdout += chunk;
+      if (readyAfter !== null || !stdout.includes('Trilha is ready')) return;
+      readyAfter = (performance.now() - started) / 1000;
+      clearTimeout(timer);
+      const inner = /Trilha is ready \(([\d.]+) s\)/.exec(stdout)?.[1];
+      say(`${label}: ready after ${readyAfter.toFixed(1)} s; sending SIGINT to the process group`);
+      const stopStarted = performance.now();
+      const { code, signal } = await stopGroup(child);
+      const stopSeconds = (performance.now() - stopStarted) / 1000;
+      say(`${label}: exited (${signal ? `signal ${signal}` : `code ${code}`}) ${stopSeconds.toFixed(1)} s after SIGINT`);
+      resolvePromise({ label, seconds: readyAfter, stackSeconds: inner ? Number(inner) : null, stopSeconds, exit: signal ?? code, phases });
+    });
+    exited.then(({ code, signal }) => {
+      if (readyAfter === null) {
+        clearTimeout(timer);
+        reject(new Error(`npm start exited (${signal ?? code}) before it was ready; stderr tail:\n${stderr.split('\n').slice(-20).join('\n')}`));
+      }
+      current = null;
+    });
+  });
+}
+
+function stopGroup(child) {
+  const exited = child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve({ code: child.exitCode, signal: child.signalCode })
+    : new Promise((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  try {
+    process.kill(-child.pid, 'SIGINT');
+  } catch {
+    /* already gone */
+  }
+  const kill = setTimeout(() => {
+    say(`npm start did not exit within ${EXIT_TIMEOUT_MS / 1000} s of SIGINT; sending SIGKILL to its group`);
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }, EXIT_TIMEOUT_MS);
+  return exited.finally(() => clearTimeout(kill));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    say(`${signal}: aborting`);
+    if (current) await stopGroup(current);
+    say(`kept ${dataDir}`);
+    process.exit(130);
+  });
+}
+
+async function main() {
+  const facts = machine();
+  say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}; data dir ${dataDir}`);
+  const runs = [];
+  runs.push(await runOnce('run 1 (fresh data dir)'));
+  runs.push(await runOnce('run 2 (same data dir)'));
+  const pass = runs.every((run) => run.seconds <= TARGET_S);
+  const out = [
+    '',
+    '`npm start` → "Trilha is ready"',
+    `  date            ${facts.date}`,
+    `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}`,
+    ...runs.flatMap((run) => [
+      `  ${run.label.padEnd(24)} ${run.seconds.toFixed(1)} s (${run.seconds <= TARGET_S ? 'PASS' : 'FAIL'}); ` +
+        `stack start alone ${run.stackSeconds ?? '?'} s; stopped ${run.stopSeconds.toFixed(1)} s after SIGINT (exit ${run.exit})`,
+      ...run.phases.map((phase) => `      ${phase}`),
+    ]),
+    `  target          ≤ ${TARGET_S} s: ${pass ? 'PASS' : 'FAIL'}`,
+    '',
+  ];
+  process.stdout.write(out.join('\n'));
+  return pass;
+}
+
+main().then(
+  (pass) => {
+    if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
+    process.exit(pass ? 0 : 1);
+  },
+  (error) => {
+    say(`benchmark failed: ${error.message}`);
+    say(`kept ${dataDir}`);
+    process.exit(1);
+  },
+);
