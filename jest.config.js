@@ -1,6 +1,7 @@
-// Three projects: unit tests beside the code (*.spec.ts), integration tests against the real
+// Four projects: unit tests beside the code (*.spec.ts), integration tests against the real
 // PostgreSQL, Kafka and Redis (*.int.spec.ts), end-to-end tests against the running stack over
-// HTTPS (*.e2e.spec.ts). `npm test` starts the stack and passes it in TRILHA_STACK_FILE.
+// HTTPS (*.e2e.spec.ts), and fault tests that restart the infrastructure under it
+// (*.faults.spec.ts). `npm test` starts the stack and passes it in TRILHA_STACK_FILE.
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const swc = [
@@ -30,8 +31,10 @@ const common = {
 module.exports = {
   testTimeout: 60_000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$', '\\.e2e\\.spec\\.ts$'] },
+    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.(int|e2e|faults)\\.spec\\.ts$'] },
     { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'] },
+    // Restart Kafka or PostgreSQL under the running stack: run alone, after the others.
+    { ...common, displayName: 'faults', testMatch: ['**/*.faults.spec.ts'] },
   ],
 };

@@ -1,6 +1,8 @@
 // `npm test` after lint, type-check and build: a fresh stack in a temporary directory on the
-// test ports, then every jest project (unit, integration, end-to-end) against it.
+// test ports, then the jest projects against it: unit, integration and end-to-end in parallel,
+// then the fault tests (which restart Kafka and PostgreSQL under the running services) alone.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +15,21 @@ const say = (line) => process.stderr.write(`» ${line}\n`);
 
 say(`starting the test stack in ${dataDir}`);
 const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line) });
+
+// Fault tests ask this process to restart a component of the stack: POST /restart/<kafka|postgres|redis>?downMs=…
+const control = createServer(async (request, response) => {
+  const url = new URL(request.url, 'http://control');
+  const match = /^\/restart\/(\w+)$/.exec(url.pathname);
+  if (request.method !== 'POST' || !match) return response.writeHead(404).end();
+  try {
+    await stack.infra.restart(match[1], { downMs: Number(url.searchParams.get('downMs') ?? 0) });
+    response.writeHead(204).end();
+  } catch (error) {
+    response.writeHead(500).end(String(error.message));
+  }
+});
+await new Promise((done) => control.listen(0, '127.0.0.1', done));
+
 const stackFile = join(dataDir, 'stack.json');
 writeFileSync(stackFile, JSON.stringify({
   dataDir,
@@ -22,27 +39,35 @@ writeFileSync(stackFile, JSON.stringify({
   ports,
   infra: { databaseUrl: stack.infra.databaseUrl, kafkaBrokers: stack.infra.kafkaBrokers, redisUrl: stack.infra.redisUrl },
   env: stack.env,
+  controlUrl: `http://127.0.0.1:${control.address().port}`,
 }, null, 2));
 
-let status = 1;
-let summary = 'jest did not report';
-try {
-  const resultsFile = join(dataDir, 'jest-results.json');
-  const jest = spawn(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), '--ci', '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(3)], {
+/** Runs jest with the given arguments; returns its exit code and its counts. */
+async function jest(label, args) {
+  const resultsFile = join(dataDir, `jest-${label}.json`);
+  const child = spawn(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), '--ci', '--json', `--outputFile=${resultsFile}`, ...args], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, TRILHA_STACK_FILE: stackFile },
   });
-  status = await new Promise((resolvePromise) => jest.on('exit', (code) => resolvePromise(code ?? 1)));
-  if (existsSync(resultsFile)) {
-    const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
-    summary = `${results.numPassedTests} passed, ${results.numFailedTests} failed, ${results.numPendingTests} skipped`;
-  }
+  const code = await new Promise((done) => child.on('exit', (exitCode) => done(exitCode ?? 1)));
+  const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
+  return { code, passed: results.numPassedTests, failed: results.numFailedTests, skipped: results.numPendingTests };
+}
+
+const extra = process.argv.slice(3);
+const runs = [];
+try {
+  runs.push(await jest('main', ['--selectProjects', 'unit', 'integration', 'e2e', ...extra]));
+  runs.push(await jest('faults', ['--selectProjects', 'faults', '--runInBand', '--passWithNoTests', ...extra]));
 } finally {
   say('stopping the test stack');
+  control.close();
   await stack.stop();
-  if (status === 0) rmSync(dataDir, { recursive: true, force: true });
-  else say(`kept ${dataDir} (logs in ${join(dataDir, 'logs')})`);
 }
-process.stdout.write(`tests: ${summary}\n`);
-process.exit(status);
+const failed = runs.some((run) => run.code !== 0);
+if (failed) say(`kept ${dataDir} (logs in ${join(dataDir, 'logs')})`);
+else rmSync(dataDir, { recursive: true, force: true });
+const total = (key) => runs.reduce((sum, run) => sum + run[key], 0);
+process.stdout.write(`tests: ${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped\n`);
+process.exit(failed ? 1 : 0);

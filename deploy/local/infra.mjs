@@ -950,14 +950,19 @@ export async function startInfra({ dataDir, ports, log = console.error, fast = f
   await checkPorts(p);
 
   const opts = { dataDir: dir, ports: p, log, fast };
-  const results = await Promise.allSettled([startKafka(opts), startPostgres(opts), startRedis(opts)]);
-  const services = results.filter((r) => r.status === 'fulfilled').map((r) => r.value);
+  const starters = { kafka: startKafka, postgres: startPostgres, redis: startRedis };
+  const names = Object.keys(starters);
+  const results = await Promise.allSettled(names.map((name) => starters[name](opts)));
+  // The running process of each component; restart() swaps one.
+  const current = {};
+  results.forEach((r, i) => { if (r.status === 'fulfilled') current[names[i]] = r.value; });
   const failures = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
+  const restarting = new Set();
 
   let stopping = null;
   const stop = () => {
     if (!stopping) {
-      stopping = Promise.all(services.map((s) => stopProc(s.proc, log))).then(() => undefined);
+      stopping = Promise.all(Object.values(current).map((s) => stopProc(s.proc, log))).then(() => undefined);
     }
     return stopping;
   };
@@ -967,17 +972,39 @@ export async function startInfra({ dataDir, ports, log = console.error, fast = f
     err.causes = failures;
     throw err;
   }
-  for (const s of services) {
+  const watch = (name) => {
+    const s = current[name];
     s.proc.exited.then(({ code, signal }) => {
-      if (!stopping) log(`${s.proc.name}: exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); logs are in ${dir}`);
+      if (!stopping && !restarting.has(name) && current[name] === s) {
+        log(`${s.proc.name}: exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); logs are in ${dir}`);
+      }
     });
-  }
-  const [kafka, postgres, redis] = services;
+  };
+  names.forEach(watch);
+
+  /**
+   * Stops one component, waits `downMs`, and starts it again on the same port and data: what
+   * a broker or database restart looks like to the services (fault tests use it).
+   */
+  const restart = async (name, { downMs = 0 } = {}) => {
+    if (!starters[name]) throw new Error(`restart: unknown component ${name} (one of ${names.join(', ')})`);
+    restarting.add(name);
+    try {
+      await stopProc(current[name].proc, log);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      current[name] = await starters[name](opts);
+      watch(name);
+    } finally {
+      restarting.delete(name);
+    }
+  };
+
   log(`infra: all up in ${secs(t0)} (data in ${dir})`);
   return {
-    kafkaBrokers: kafka.url,
-    databaseUrl: postgres.url,
-    redisUrl: redis.url,
+    kafkaBrokers: current.kafka.url,
+    databaseUrl: current.postgres.url,
+    redisUrl: current.redis.url,
+    restart,
     stop,
   };
 }

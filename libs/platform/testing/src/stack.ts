@@ -9,6 +9,14 @@ export interface TestStack {
   ports: { gateway: number; ops: Record<string, number> };
   infra: { databaseUrl: string; kafkaBrokers: string; redisUrl: string };
   env: Record<string, Record<string, string>>;
+  /** tools/test.mjs's control endpoint: POST /restart/<kafka|postgres|redis>?downMs=… */
+  controlUrl: string;
+}
+
+/** Stops a component of the stack for `downMs`, then starts it again on the same data. */
+export async function restartInfra(stack: TestStack, component: 'kafka' | 'postgres' | 'redis', downMs = 0): Promise<void> {
+  const response = await fetch(`${stack.controlUrl}/restart/${component}?downMs=${downMs}`, { method: 'POST' });
+  if (response.status !== 204) throw new Error(`restarting ${component} failed: ${await response.text()}`);
 }
 
 let cached: TestStack | undefined;
