@@ -31,6 +31,8 @@ export default [
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
             { sourceTag: 'type:test-util', onlyDependOnLibsWithTags: ['type:util'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            // Build tools assemble what the contexts declare (the OpenAPI document).
+            { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway', 'scope:lojas', 'scope:tracking', 'scope:atendimento', 'scope:delivery'] },
             { sourceTag: 'scope:lojas', onlyDependOnLibsWithTags: ['scope:lojas', 'scope:shared'] },
             { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:lojas', 'scope:shared'] },
             { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: ['scope:tracking', 'scope:shared'] },

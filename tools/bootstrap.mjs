@@ -35,6 +35,7 @@ if (command === 'test') {
 }
 run('build (tsc → dist/)', npx('tsc'), ['-p', 'tsconfig.build.json']);
 run('build (path aliases)', npx('tsc-alias'), ['-p', 'tsconfig.build.json']);
+run('build (OpenAPI document from every service)', process.execPath, ['dist/tools/openapi/generate.js']);
 
 if (command === 'start') await import('./start.mjs');
 else if (command === 'test') await import('./test.mjs');

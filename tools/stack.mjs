@@ -13,9 +13,16 @@ const require = createRequire(import.meta.url);
 
 export const SERVICES = ['api-gateway', 'tracking-service', 'atendimento-service', 'delivery-service'];
 
-/** Ports of a profile; every one can be overridden by its TRILHA_*_PORT variable. */
+/** The services behind the gateway, reached on their internal ports. */
+export const INTERNAL_SERVICES = SERVICES.filter((service) => service !== 'api-gateway');
+
+/**
+ * Ports of a profile. Each can be overridden by its TRILHA_*_PORT variable, and
+ * TRILHA_PORT_OFFSET shifts all the defaults at once (two stacks side by side).
+ */
 export function stackPorts(base) {
-  const pick = (name, fallback) => Number(process.env[`TRILHA_${name}_PORT`] ?? fallback);
+  const offset = Number(process.env.TRILHA_PORT_OFFSET ?? 0);
+  const pick = (name, fallback) => Number(process.env[`TRILHA_${name}_PORT`] ?? fallback + offset);
   return {
     gateway: pick('GATEWAY', base.gateway),
     kafka: pick('KAFKA', base.kafka),
@@ -23,6 +30,7 @@ export function stackPorts(base) {
     postgres: pick('POSTGRES', base.postgres),
     redis: pick('REDIS', base.redis),
     ops: Object.fromEntries(SERVICES.map((service, index) => [service, pick(`OPS_${index}`, base.ops + index)])),
+    internal: Object.fromEntries(INTERNAL_SERVICES.map((service, index) => [service, pick(`INTERNAL_${index}`, base.ops + 100 + index)])),
   };
 }
 
@@ -33,6 +41,7 @@ function localSecrets(dataDir) {
   const secrets = {
     adminApiKey: `adm_${randomBytes(18).toString('base64url')}`,
     tokenSigningSecret: randomBytes(48).toString('base64url'),
+    internalApiToken: randomBytes(32).toString('base64url'),
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
@@ -85,8 +94,10 @@ function serviceEnvironments({ infra, ports, secrets, tls, logLevel }) {
     LOG_LEVEL: logLevel,
     DB_MIGRATIONS_RUN: 'false',
   };
+  const internalUrl = (service) => `http://127.0.0.1:${ports.internal[service]}`;
   return Object.fromEntries(SERVICES.map((service) => {
-    const env = { ...common, OPS_PORT: String(ports.ops[service]) };
+    const env = { ...common, OPS_PORT: String(ports.ops[service]), INTERNAL_API_TOKEN: secrets.internalApiToken };
+    if (service !== 'api-gateway') env.INTERNAL_PORT = String(ports.internal[service]);
     if (service === 'api-gateway') {
       Object.assign(env, {
         PUBLIC_PORT: String(ports.gateway),
@@ -95,6 +106,9 @@ function serviceEnvironments({ infra, ports, secrets, tls, logLevel }) {
         REDIS_URL: infra.redisUrl,
         ADMIN_API_KEY: secrets.adminApiKey,
         TOKEN_SIGNING_SECRET: secrets.tokenSigningSecret,
+        TRACKING_SERVICE_URL: internalUrl('tracking-service'),
+        ATENDIMENTO_SERVICE_URL: internalUrl('atendimento-service'),
+        DELIVERY_SERVICE_URL: internalUrl('delivery-service'),
       });
     }
     return [service, env];

@@ -669,7 +669,8 @@ async function startKafka({ dataDir, ports, log }) {
   if (!fs.existsSync(path.join(logDirs, 'meta.properties'))) {
     log('kafka: formatting KRaft storage (first run)');
     const clusterId = crypto.randomBytes(16).toString('base64url');
-    const r = await run(java, [...jvmCommon, 'kafka.tools.StorageTool', 'format', '-c', props, '-t', clusterId], {
+    // Passed as --cluster-id=<id>: a random id may start with '-', which the parser would take for an option.
+    const r = await run(java, [...jvmCommon, 'kafka.tools.StorageTool', 'format', '-c', props, `--cluster-id=${clusterId}`], {
       cwd: dir,
     });
     if (r.code !== 0) throw new Error(`kafka: StorageTool format failed (exit ${r.code}):\n${tailText(r.out)}`);

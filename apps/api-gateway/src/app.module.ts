@@ -1,14 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { EventStoreModule } from '@trilha/event-store';
 import { LojasModule, LojasProjection, lojasRouting } from '@trilha/lojas';
+import { GatewayRoutingModule, type OpenApiDocument } from '@trilha/gateway-routing';
 import { RateLimitModule } from '@trilha/http';
 import { loggingModule } from '@trilha/observability';
 import { gatewayDatabase, type GatewayConfig } from './config';
 
-/** The public API: stores and authentication here; each context's routes come from its module. */
+/** The public API: stores and authentication here; every other route forwarded to its service. */
 @Module({})
 export class AppModule {
-  static register(config: GatewayConfig): DynamicModule {
+  static register(config: GatewayConfig, document: OpenApiDocument): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -28,6 +29,15 @@ export class AppModule {
           adminApiKey: config.ADMIN_API_KEY,
         }),
         RateLimitModule.register({ redisUrl: config.REDIS_URL, defaultLimitPerMinute: config.RATE_LIMIT_DEFAULT_PER_MINUTE }),
+        // Last: it forwards whatever the modules above do not serve.
+        GatewayRoutingModule.register(document, {
+          services: {
+            'tracking-service': config.TRACKING_SERVICE_URL,
+            'atendimento-service': config.ATENDIMENTO_SERVICE_URL,
+            'delivery-service': config.DELIVERY_SERVICE_URL,
+          },
+          internalToken: config.INTERNAL_API_TOKEN,
+        }),
       ],
     };
   }

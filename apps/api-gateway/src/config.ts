@@ -18,6 +18,12 @@ export const gatewayConfigSchema = z
     TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
     ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
     RATE_LIMIT_DEFAULT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    /** Internal ports of the services the gateway forwards to. */
+    TRACKING_SERVICE_URL: z.url(),
+    ATENDIMENTO_SERVICE_URL: z.url(),
+    DELIVERY_SERVICE_URL: z.url(),
+    /** Shared with the services: proves a forwarded call comes from the gateway. */
+    INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters'),
     /** Identifies this replica's consumer group for store events (each replica reads them all). */
     INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
   })

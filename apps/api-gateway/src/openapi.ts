@@ -1,24 +1,18 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
-/** The OpenAPI 3.1 document of the public API, built from the controllers and their DTOs. */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
-    .setOpenAPIVersion('3.1.0')
-    .setTitle('Trilha API')
-    .setDescription('Rastreamento manual de pedidos, atendimentos, agentes virtuais e notificações para lojas online.')
-    .setVersion('1.0.0')
-    .addServer('/v1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Token da loja, obtido em GET /autenticacao/{codigo}.' })
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Admin-Key' }, 'admin-key')
-    .addSecurityRequirements('bearer')
-    .build();
-  return SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
+/** Written by the build (tools/openapi) from every service's HTTP module; dist/openapi.json. */
+export const OPENAPI_FILE = resolve(__dirname, '../../../openapi.json');
+
+export function loadOpenApiDocument(file = OPENAPI_FILE): OpenAPIObject {
+  return JSON.parse(readFileSync(file, 'utf8')) as OpenAPIObject;
 }
 
 /** `GET /v1/openapi.json` and `GET /v1/docs` (Swagger UI, served from the package, no CDN). */
-export function serveOpenApi(app: INestApplication): void {
-  SwaggerModule.setup('v1/docs', app, () => buildOpenApiDocument(app), {
+export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {
+  SwaggerModule.setup('v1/docs', app, document, {
     jsonDocumentUrl: 'v1/openapi.json',
     useGlobalPrefix: false,
     customSiteTitle: 'Trilha API v1',

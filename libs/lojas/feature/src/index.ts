@@ -2,5 +2,5 @@ export * from './lojas.module';
 export * from './lojas.options';
 export * from './lojas.projection';
 export * from './lojas.routing';
-export * from './auth/route-access';
+
 export { Lojas1732000000100 } from './migrations/1732000000100-lojas';

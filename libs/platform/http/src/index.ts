@@ -6,3 +6,7 @@ export * from './https-only.middleware';
 export * from './body-parser';
 export * from './rate-limit/calendar-minute';
 export * from './rate-limit/rate-limit.module';
+export * from './internal-api';
+export * from './configure-http';
+export * from './rate-limit/rate-limit.guard';
+export * from './route-access';

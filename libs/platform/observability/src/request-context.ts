@@ -6,8 +6,6 @@ export interface RequestContext {
   /** The event or request that caused the work at hand. */
   causationId: string | null;
   idLoja?: number;
-  /** `api` or `mcp`: who made the request (tracking events record it as `origem`). */
-  origem?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

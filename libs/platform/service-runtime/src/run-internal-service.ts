@@ -1,33 +1,57 @@
-import { NestFactory } from '@nestjs/core';
+import { NestFactory, Reflector } from '@nestjs/core';
 import type { DynamicModule } from '@nestjs/common';
+import type { RouteInfo } from '@nestjs/common/interfaces';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { z } from 'zod';
-import { loadConfigOrExit, platformSettings } from '@trilha/config';
-import type { ServiceDatabase } from '@trilha/event-store';
+import { loadConfigOrExit, platformSettings, port } from '@trilha/config';
+import type { Projection, ServiceDatabase } from '@trilha/event-store';
+import { configureHttp, InternalCallerGuard } from '@trilha/http';
 import { runService } from './run-service';
 
-export const internalServiceConfigSchema = z.object(platformSettings);
+export const internalServiceSettings = {
+  ...platformSettings,
+  /** Plain HTTP port the gateway forwards the service's routes to; never public. */
+  INTERNAL_PORT: port,
+  /** Shared with the gateway: proves a call on the internal port comes from it. */
+  INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters'),
+};
+
+export const internalServiceConfigSchema = z.object(internalServiceSettings);
 export type InternalServiceConfig = z.infer<typeof internalServiceConfigSchema>;
 
-export interface InternalServiceSpec {
+export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServiceConfigSchema> {
   name: string;
   schema: string;
   migrations: ServiceDatabase['migrations'];
+  /** The service's settings: `internalServiceSettings` plus its own. */
+  config?: S;
   /** The service's root module, given its validated configuration and database. */
-  module(config: InternalServiceConfig, database: ServiceDatabase): DynamicModule;
+  module(config: InternalServiceConfig & z.infer<S>, database: ServiceDatabase): DynamicModule;
   /** Whether it consumes Kafka topics (its group id is the service name). */
   consumes: boolean;
+  /** Inline projections of its own events, for `main.js rebuild-projections`. */
+  projections?: Projection[];
+  /** Routes outside /v1 (the public tracking page). */
+  prefixExclude?: (string | RouteInfo)[];
 }
 
 /** Entry point of a service behind the gateway: configuration from the environment, then runService. */
-export async function runInternalService(spec: InternalServiceSpec): Promise<void> {
-  const config = loadConfigOrExit(internalServiceConfigSchema);
+export async function runInternalService<S extends z.ZodObject = typeof internalServiceConfigSchema>(spec: InternalServiceSpec<S>): Promise<void> {
+  const config = loadConfigOrExit(spec.config ?? internalServiceConfigSchema) as InternalServiceConfig & z.infer<S>;
   const database: ServiceDatabase = { url: config.DATABASE_URL, schema: spec.schema, poolSize: config.DATABASE_POOL_SIZE, migrations: spec.migrations };
   await runService({
     name: spec.name,
     database,
     kafkaBrokers: config.KAFKA_BROKERS,
     opsPort: config.OPS_PORT,
+    projections: spec.projections,
     consumer: spec.consumes ? { groupId: spec.name, fromBeginning: true } : undefined,
-    createApp: () => NestFactory.create(spec.module(config, database), { bufferLogs: true }),
+    async createApp() {
+      const app = await NestFactory.create<NestExpressApplication>(spec.module(config, database), { bufferLogs: true, bodyParser: false });
+      configureHttp(app, { httpsOnly: false, prefixExclude: spec.prefixExclude });
+      app.useGlobalGuards(new InternalCallerGuard(app.get(Reflector), config.INTERNAL_API_TOKEN));
+      return app;
+    },
+    listen: (app) => app.listen(config.INTERNAL_PORT),
   });
 }

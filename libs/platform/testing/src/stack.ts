@@ -6,7 +6,7 @@ export interface TestStack {
   baseUrl: string;
   adminApiKey: string;
   caFile: string;
-  ports: { gateway: number; ops: Record<string, number> };
+  ports: { gateway: number; ops: Record<string, number>; internal: Record<string, number> };
   infra: { databaseUrl: string; kafkaBrokers: string; redisUrl: string };
   env: Record<string, Record<string, string>>;
   /** tools/test.mjs's control endpoint: POST /restart/<kafka|postgres|redis>?downMs=… */

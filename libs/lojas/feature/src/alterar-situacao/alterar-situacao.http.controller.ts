@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminKeyGuard } from '../auth/admin-key.guard';
-import { SemToken } from '../auth/route-access';
+import { SemToken } from '@trilha/http';
 import { idLojaPipe } from '../id-loja.pipe';
 import { LojaCommandsService } from '../loja-commands.service';
 import { LojaResponse } from '../loja.response';

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { DataSource } from 'typeorm';
-import { SemToken } from '../auth/route-access';
+import { SemToken } from '@trilha/http';
 import { TokenService } from '../auth/token.service';
 import { hashCodigo } from '../criar-loja/criar-loja.handler';
 

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { requestContext } from '@trilha/observability';
 import { tokenAceito } from '@trilha/lojas-domain';
 import { LojaStatusCache } from './loja-status.cache';
-import { ROUTE_ACCESS, type AuthenticatedRequest } from './route-access';
+import { ROUTE_ACCESS, type AuthenticatedRequest } from '@trilha/http';
 import { TokenService } from './token.service';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminKeyGuard } from '../auth/admin-key.guard';
-import { SemToken } from '../auth/route-access';
+import { SemToken } from '@trilha/http';
 import { LojaCriadaResponse } from '../loja.response';
 import { CriarLojaHandler } from './criar-loja.handler';
 import { CriarLojaRequest } from './criar-loja.request';

@@ -1,6 +1,6 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthenticatedRequest } from '../auth/route-access';
+import type { AuthenticatedRequest } from '@trilha/http';
 import { LojaCommandsService } from '../loja-commands.service';
 import { LojaResponse } from '../loja.response';
 

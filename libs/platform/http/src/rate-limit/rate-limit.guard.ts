@@ -1,6 +1,12 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import type { ThrottlerRequest } from '@nestjs/throttler/dist/throttler.guard.interface';
 import type { Request, Response } from 'express';
+
+/** A request forwarded by the gateway names its route here, for its own counter and limit. */
+export interface LimitedRequest {
+  limitedRoute?: { id: string; limitPerMinute?: number };
+}
 
 /**
  * Per store (or, before authentication, per client address), per endpoint, per calendar
@@ -14,6 +20,20 @@ export class RateLimitGuard extends ThrottlerGuard {
   /** Kafka message handlers share the app's global guards; limits concern HTTP only. */
   protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
     return context.getType() !== 'http';
+  }
+
+  /**
+   * A forwarded request carries the route it matched: its counter is that route's, and its
+   * limit the route's own when it has one (CONTRACT.md: per endpoint).
+   */
+  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
+    const route = props.context.switchToHttp().getRequest<LimitedRequest>().limitedRoute;
+    if (!route) return super.handleRequest(props);
+    return super.handleRequest({
+      ...props,
+      limit: route.limitPerMinute ?? props.limit,
+      generateKey: (_context, tracker, name) => `${route.id}:${tracker}:${name}`,
+    });
   }
 
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {

@@ -1,0 +1,30 @@
+import { apiCatalog, matchRoute } from './api-catalog';
+
+const document = {
+  paths: {
+    '/pedidoRastreio': { get: { operationId: 'consultarRastreio', 'x-trilha-servico': 'tracking-service', 'x-trilha-limite-por-minuto': 120 } },
+    '/pedidoRastreio/evento/{hash}': { put: { operationId: 'corrigirEvento', 'x-trilha-servico': 'tracking-service' } },
+    '/pedidoRastreio/evento': { post: { operationId: 'registrarEvento', 'x-trilha-servico': 'tracking-service' } },
+    '/admin/lojas': { post: { operationId: 'criarLoja', 'x-trilha-servico': 'api-gateway' } },
+  },
+};
+
+describe('apiCatalog', () => {
+  const routes = apiCatalog(document);
+
+  it('matches method and path templates, literal paths first', () => {
+    expect(matchRoute(routes, 'POST', '/pedidoRastreio/evento')).toMatchObject({ id: 'registrarEvento', service: 'tracking-service' });
+    expect(matchRoute(routes, 'PUT', '/pedidoRastreio/evento/abc123')).toMatchObject({ id: 'corrigirEvento' });
+    expect(matchRoute(routes, 'GET', '/pedidoRastreio')).toMatchObject({ limitPerMinute: 120 });
+  });
+
+  it('matches nothing for an unknown path or method', () => {
+    expect(matchRoute(routes, 'GET', '/pedidoRastreio/evento')).toBeUndefined();
+    expect(matchRoute(routes, 'PUT', '/pedidoRastreio/evento/a/b')).toBeUndefined();
+    expect(matchRoute(routes, 'GET', '/nada')).toBeUndefined();
+  });
+
+  it('refuses an operation that names no service', () => {
+    expect(() => apiCatalog({ paths: { '/x': { get: { operationId: 'x' } } } })).toThrow(/GET \/x has no x-trilha-servico/);
+  });
+});

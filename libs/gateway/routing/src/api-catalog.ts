@@ -1,0 +1,66 @@
+import { OPENAPI_EXTENSIONS } from '@trilha/http';
+
+/** The parts of an OpenAPI document the gateway routes by. */
+export interface OpenApiDocument {
+  paths: Record<string, object>;
+}
+
+type Operation = { operationId?: string } & Record<string, unknown>;
+
+export interface ApiRoute {
+  /** The operation's id: the counter of its rate limit. */
+  id: string;
+  method: string;
+  /** OpenAPI path template under /v1, e.g. `/pedidoRastreio/evento/{hash}`. */
+  path: string;
+  /** The service that serves it; `api-gateway` for the gateway's own routes. */
+  service: string;
+  limitPerMinute?: number;
+  pattern: RegExp;
+  /** Literal segments first: `/pedidos` must beat `/{x}` when both match. */
+  parameters: number;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function toPattern(template: string): RegExp {
+  const source = template
+    .split('/')
+    .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * The routes of the public API, read from the OpenAPI document the gateway serves: the same
+ * document decides what is routed where, what is documented, and what the reference tool
+ * server describes, so the three cannot disagree.
+ */
+export function apiCatalog(document: OpenApiDocument): ApiRoute[] {
+  const routes: ApiRoute[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    const operations = item as Record<string, Operation | undefined>;
+    for (const method of METHODS) {
+      const operation = operations[method];
+      if (!operation) continue;
+      const service = operation[OPENAPI_EXTENSIONS.service];
+      if (typeof service !== 'string') throw new Error(`${method.toUpperCase()} ${path} has no ${OPENAPI_EXTENSIONS.service}`);
+      const limit = operation[OPENAPI_EXTENSIONS.limitPerMinute];
+      routes.push({
+        id: operation.operationId ?? `${method} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        service,
+        limitPerMinute: typeof limit === 'number' ? limit : undefined,
+        pattern: toPattern(path),
+        parameters: (path.match(/\{/g) ?? []).length,
+      });
+    }
+  }
+  return routes.sort((a, b) => a.parameters - b.parameters);
+}
+
+/** The route a request matches, given its method and its path below /v1 (no query). */
+export function matchRoute(routes: ApiRoute[], method: string, path: string): ApiRoute | undefined {
+  return routes.find((route) => route.method === method && route.pattern.test(path));
+}

@@ -1,0 +1,2 @@
+export * from './api-catalog';
+export * from './routing.module';

@@ -1,0 +1,72 @@
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { context, propagation } from '@opentelemetry/api';
+import type { Request, Response } from 'express';
+import { Pool } from 'undici';
+import { requestContext } from '@trilha/observability';
+import { INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
+
+/** Response headers a service may set that the caller should see. */
+const PASSED_BACK = ['content-type', 'location', 'cache-control', 'etag', 'content-language'];
+const TIMEOUT_MS = 10_000;
+
+export interface ForwarderOptions {
+  /** Base URL of each service's internal port, by service name. */
+  services: Record<string, string>;
+  internalToken: string;
+}
+
+/**
+ * Forwards a public request to the internal port of the service that owns it, over a pool of
+ * kept-alive connections, with the authenticated store, the correlation id and the trace
+ * context. The service validates and answers; its status, body and headers come back as they
+ * are.
+ */
+@Injectable()
+export class ServiceForwarder implements OnApplicationShutdown {
+  private readonly logger = new Logger(ServiceForwarder.name);
+  private readonly pools = new Map<string, Pool>();
+
+  constructor(private readonly options: ForwarderOptions) {
+    for (const [service, url] of Object.entries(options.services)) {
+      this.pools.set(service, new Pool(url, { connections: 128, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
+    }
+  }
+
+  async forward(service: string, request: Request & { loja?: { idLoja: number } }, response: Response): Promise<void> {
+    const pool = this.pools.get(service);
+    if (!pool) throw new Error(`no address configured for ${service}`);
+    const headers: Record<string, string> = {
+      [INTERNAL_HEADERS.token]: this.options.internalToken,
+      'x-request-id': requestContext.get()?.correlationId ?? '',
+      accept: request.header('accept') ?? 'application/json',
+    };
+    if (request.loja) headers[INTERNAL_HEADERS.loja] = String(request.loja.idLoja);
+    const origem = request.header(INTERNAL_HEADERS.origem);
+    if (origem && (ORIGENS as readonly string[]).includes(origem)) headers[INTERNAL_HEADERS.origem] = origem;
+    propagation.inject(context.active(), headers);
+    const hasBody = request.body !== undefined && !['GET', 'HEAD', 'DELETE'].includes(request.method);
+    if (hasBody) headers['content-type'] = 'application/json';
+    try {
+      const upstream = await pool.request({
+        method: request.method as 'GET',
+        path: request.originalUrl,
+        headers,
+        body: hasBody ? JSON.stringify(request.body) : undefined,
+      });
+      response.status(upstream.statusCode);
+      for (const name of PASSED_BACK) {
+        const value = upstream.headers[name];
+        if (value !== undefined) response.setHeader(name, value);
+      }
+      response.send(Buffer.from(await upstream.body.arrayBuffer()));
+    } catch (error) {
+      this.logger.error({ msg: `forwarding to ${service} failed`, error: (error as Error).message });
+      const timedOut = /timeout/i.test((error as Error).name + (error as Error).message);
+      sendProblem(response, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+  }
+}

@@ -1,0 +1,3 @@
+export * from './internal-headers';
+export * from './decorators';
+export * from './internal-caller.guard';

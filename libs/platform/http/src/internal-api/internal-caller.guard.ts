@@ -1,0 +1,36 @@
+import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Request } from 'express';
+import { requestContext } from '@trilha/observability';
+import { SEM_LOJA } from './decorators';
+import { INTERNAL_HEADERS, ORIGENS } from './internal-headers';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Guards a service's internal port: only the gateway, holding the internal token, may call
+ * it, and it names the authenticated store in `x-trilha-loja`.
+ */
+@Injectable()
+export class InternalCallerGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly internalToken: string,
+  ) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.getType() !== 'http') return true;
+    const request = context.switchToHttp().getRequest<Request & { idLoja?: number; origem?: string }>();
+    const token = request.header(INTERNAL_HEADERS.token) ?? '';
+    if (!timingSafeEqual(digest(token), digest(this.internalToken))) throw new UnauthorizedException('Chamada interna sem credencial.');
+    const origem = request.header(INTERNAL_HEADERS.origem) ?? 'api';
+    request.origem = (ORIGENS as readonly string[]).includes(origem) ? origem : 'api';
+    if (this.reflector.getAllAndOverride<boolean>(SEM_LOJA, [context.getHandler(), context.getClass()])) return true;
+    const idLoja = Number(request.header(INTERNAL_HEADERS.loja));
+    if (!Number.isInteger(idLoja) || idLoja < 1) throw new UnauthorizedException('Chamada interna sem loja.');
+    request.idLoja = idLoja;
+    requestContext.setLoja(idLoja);
+    return true;
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Headers the gateway adds when it forwards a request to a service's internal port. A service
+ * believes them only with the right internal token (and, in Kubernetes, a NetworkPolicy lets
+ * only the gateway reach that port).
+ */
+export const INTERNAL_HEADERS = {
+  token: 'x-trilha-internal-token',
+  /** The authenticated store. */
+  loja: 'x-trilha-loja',
+  /** `api` or `mcp`: who made the request. */
+  origem: 'x-trilha-origem',
+} as const;
+
+export const ORIGENS = ['api', 'mcp'] as const;
+export type OrigemRequisicao = (typeof ORIGENS)[number];
+
+/** OpenAPI extensions the gateway routes by (see tools/openapi). */
+export const OPENAPI_EXTENSIONS = {
+  service: 'x-trilha-servico',
+  limitPerMinute: 'x-trilha-limite-por-minuto',
+  withoutToken: 'x-trilha-sem-token',
+} as const;

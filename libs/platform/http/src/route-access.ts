@@ -1,0 +1,15 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
+import { OPENAPI_EXTENSIONS } from './internal-api/internal-headers';
+import type { Request } from 'express';
+
+export const ROUTE_ACCESS = 'trilha:route-access';
+
+/** Routes without a store token: the token endpoint, docs, the public page, operator routes. */
+export const SemToken = () => applyDecorators(SetMetadata(ROUTE_ACCESS, 'sem-token'), ApiExtension(OPENAPI_EXTENSIONS.withoutToken, true));
+
+export interface LojaAutenticada {
+  idLoja: number;
+}
+
+export type AuthenticatedRequest = Request & { loja?: LojaAutenticada };

@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { Test } from '@nestjs/testing';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { OPENAPI_EXTENSIONS } from '@trilha/http';
+import { API_SOURCES } from './api-sources';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+function baseDocument() {
+  return new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Trilha API')
+    .setDescription(
+      'Rastreamento manual de pedidos, atendimentos, agentes virtuais e notificações para lojas online. ' +
+        'Autentique com GET /autenticacao/{codigo} e envie `Authorization: Bearer <token>`. ' +
+        'Erros seguem o RFC 9457 (`application/problem+json`).',
+    )
+    .setVersion('1.0.0')
+    .addServer('/v1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Token da loja, obtido em GET /autenticacao/{codigo}.' }, 'bearer')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: 'Chave do operador (ADMIN_API_KEY).' }, 'admin-key')
+    .addSecurityRequirements('bearer')
+    .build();
+}
+
+/**
+ * Builds the OpenAPI document of the whole public API from every service's HTTP module,
+ * marking each operation with the service that serves it and each token-free operation with
+ * an empty security requirement. Nothing is connected: providers are stubbed.
+ */
+export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
+  const document = { ...baseDocument(), paths: {}, components: { ...baseDocument().components, schemas: {} } } as OpenAPIObject;
+  for (const source of API_SOURCES) {
+    const moduleRef = await Test.createTestingModule({ imports: [source.module()] }).useMocker(() => ({})).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    const partial = SwaggerModule.createDocument(app, baseDocument());
+    for (const [path, operations] of Object.entries(partial.paths)) {
+      const target = (document.paths[path] ??= {}) as Record<string, unknown>;
+      for (const method of METHODS) {
+        const operation = operations[method] as (Record<string, unknown> & { security?: unknown }) | undefined;
+        if (!operation) continue;
+        if (target[method]) throw new Error(`${method.toUpperCase()} ${path} is declared by two services`);
+        operation[OPENAPI_EXTENSIONS.service] = source.service;
+        if (operation[OPENAPI_EXTENSIONS.withoutToken] && !operation.security) operation.security = [];
+        target[method] = operation;
+      }
+    }
+    for (const [name, schema] of Object.entries(partial.components?.schemas ?? {})) {
+      const existing = document.components!.schemas![name];
+      if (existing && JSON.stringify(existing) !== JSON.stringify(schema)) throw new Error(`schema ${name} differs between services`);
+      document.components!.schemas![name] = schema;
+    }
+    await app.close();
+  }
+  return document;
+}
