@@ -1,0 +1,74 @@
+import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { EventEnvelope } from '../envelope';
+
+/**
+ * Events of `tracking.events.v1`, published by the tracking service. Every event carries the
+ * identifiers of its order, so a consumer can keep its own view of orders without reading the
+ * tracking service's tables. Internal events (`visivelClienteFinal: false`) are published too:
+ * consumers that face customers must filter them out.
+ */
+export const TRACKING_EVENT_TYPES = {
+  pedidoSalvo: 'pedido.salvo',
+  eventoRegistrado: 'rastreio.evento.registrado',
+  eventoCorrigido: 'rastreio.evento.corrigido',
+} as const;
+
+export const TIPOS_PEDIDO = ['envio', 'reversa'] as const;
+export const ORIGENS_CHAVE = ['codigoRastreio', 'chaveNFe', 'identificador'] as const;
+
+/** What identifies an order, on every tracking event. */
+export class PedidoRef {
+  @IsString() @MaxLength(32) idPedido: string;
+  @IsString() @MaxLength(100) numeroPedido: string;
+  @IsIn(TIPOS_PEDIDO) tipoPedido: (typeof TIPOS_PEDIDO)[number];
+  @IsOptional() @IsString() @MaxLength(100) pedidoCanal?: string | null;
+  @IsString() @MaxLength(255) linkRastreio: string;
+}
+
+/** An order was created or updated (PUT /pedido, or its first tracking event). */
+export class PedidoSalvoData extends PedidoRef {
+  @IsIn(['novo', 'aprovado', 'faturado', 'enviado', 'entregue', 'cancelado']) situacao: string;
+  @IsISO8601({ strict: true }) atualizadoEm: string;
+}
+
+/** A volume's identity, on every event about it. */
+export class VolumeRef extends PedidoRef {
+  @IsString() @MaxLength(100) chaveEnvio: string;
+  @IsIn(ORIGENS_CHAVE) origemChave: (typeof ORIGENS_CHAVE)[number];
+  @IsOptional() @IsString() @MaxLength(100) codigoRastreio?: string | null;
+  @IsOptional() @Matches(/^\d{44}$/) chaveNFe?: string | null;
+  @IsOptional() @IsString() @MaxLength(100) identificador?: string | null;
+  @IsOptional() @IsString() @MaxLength(50) codigoEnvio?: string | null;
+  @IsOptional() @IsString() @MaxLength(255) rotulo?: string | null;
+}
+
+export class EventoRegistradoData extends VolumeRef {
+  @Matches(/^[0-9a-f]{40}$/) hash: string;
+  @IsString() @MaxLength(40) dataHora: string;
+  @IsString() @MaxLength(500) descricao: string;
+  @IsString() @MaxLength(10) sigla: string;
+  @IsBoolean() visivelClienteFinal: boolean;
+  @IsString() @MaxLength(20) origem: string;
+  /** The event closed its volume (status `encerrado`). */
+  @IsBoolean() encerraVolume: boolean;
+}
+
+/** A correction: the event `hash` now has these values (all of them, corrected or not). */
+export class EventoCorrigidoData extends VolumeRef {
+  @Matches(/^[0-9a-f]{40}$/) hash: string;
+  @IsString() @MaxLength(40) dataHora: string;
+  @IsString() @MaxLength(500) descricao: string;
+  @IsString() @MaxLength(10) sigla: string;
+  @IsBoolean() visivelClienteFinal: boolean;
+}
+
+export const TRACKING_CONTRACT = {
+  [TRACKING_EVENT_TYPES.pedidoSalvo]: PedidoSalvoData,
+  [TRACKING_EVENT_TYPES.eventoRegistrado]: EventoRegistradoData,
+  [TRACKING_EVENT_TYPES.eventoCorrigido]: EventoCorrigidoData,
+};
+
+export type TrackingMessage =
+  | EventEnvelope<PedidoSalvoData, typeof TRACKING_EVENT_TYPES.pedidoSalvo>
+  | EventEnvelope<EventoRegistradoData, typeof TRACKING_EVENT_TYPES.eventoRegistrado>
+  | EventEnvelope<EventoCorrigidoData, typeof TRACKING_EVENT_TYPES.eventoCorrigido>;
