@@ -66,7 +66,11 @@ function percentile(sorted, p) {
   return sorted[index];
 }
 
-/** CPU seconds used so far by each process tree under this one (services, Kafka, PostgreSQL…), and the machine. */
+/**
+ * CPU seconds used so far by each process tree under this one (services, Kafka, PostgreSQL…),
+ * by every other process, and by the machine. A process's own time plus the time of its
+ * children that have exited (PostgreSQL's short-lived workers).
+ */
 function cpuSnapshot(names) {
   const tick = 100; // USER_HZ
   const procs = new Map();
@@ -74,26 +78,30 @@ function cpuSnapshot(names) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / tick });
+      const cpu = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / tick;
+      procs.set(Number(entry), { ppid: Number(fields[1]), cpu, comm });
     } catch {
       /* gone */
     }
   }
   const groupOf = (pid) => {
-    for (let p = pid, hops = 0; p && hops < 20; p = procs.get(p)?.ppid, hops += 1) {
+    for (let p = pid, hops = 0; p && hops < 30; p = procs.get(p)?.ppid, hops += 1) {
       if (names.has(p)) return names.get(p);
       if (p === process.pid) return 'benchmark (load generator)';
     }
-    return 'other';
+    return null;
   };
   const groups = new Map();
-  for (const [pid, { cpu }] of procs) {
+  const outside = new Map(); // pid → { comm, cpu }
+  for (const [pid, { cpu, comm }] of procs) {
     const group = groupOf(pid);
-    groups.set(group, (groups.get(group) ?? 0) + cpu);
+    if (group) groups.set(group, (groups.get(group) ?? 0) + cpu);
+    else outside.set(pid, { comm, cpu });
   }
   const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return { groups, busy: (user + nice + system + irq + softirq + steal) / tick, idle: (idle + iowait) / tick, iowait: iowait / tick };
+  return { groups, outside, busy: (user + nice + system + irq + softirq + steal) / tick, idle: (idle + iowait) / tick, iowait: iowait / tick };
 }
 
 function processNames(stack) {
@@ -361,13 +369,16 @@ async function main() {
   const stage = (values) => `p50 ${fmt(percentile(values, 50))}  p99 ${fmt(percentile(values, 99))}`;
 
   const cpuSeconds = (cpuTo.at - cpuFrom.at) / 1000;
-  const used = [...cpuTo.groups]
-    .filter(([group]) => group !== 'other')
-    .map(([group, cpu]) => [group, (cpu - (cpuFrom.groups.get(group) ?? 0)) / cpuSeconds]);
+  const used = [...cpuTo.groups].map(([group, cpu]) => [group, (cpu - (cpuFrom.groups.get(group) ?? 0)) / cpuSeconds]);
   const machineCores = (cpuTo.busy - cpuFrom.busy) / cpuSeconds;
   // Whatever the machine did besides this benchmark's processes (kernel, other users' jobs).
   const outside = Math.max(0, machineCores - used.reduce((sum, [, cores]) => sum + cores, 0));
-  const cpuLines = [...used, ['outside the benchmark', outside]]
+  const outsideTop = [...cpuTo.outside]
+    .map(([pid, { comm, cpu }]) => [comm, (cpu - (cpuFrom.outside.get(pid)?.cpu ?? 0)) / cpuSeconds])
+    .reduce((byName, [comm, cores]) => byName.set(comm, (byName.get(comm) ?? 0) + cores), new Map());
+  const outsideNames = [...outsideTop].filter(([, cores]) => cores >= 0.02).sort((a, b) => b[1] - a[1]).slice(0, 4)
+    .map(([comm, cores]) => `${comm} ${(cores * 100).toFixed(0)}%`).join(', ');
+  const cpuLines = [...used, [`outside the benchmark${outsideNames ? ` (${outsideNames})` : ''}`, outside]]
     .filter(([, cores]) => cores >= 0.005)
     .sort((a, b) => b[1] - a[1])
     .map(([group, cores]) => `${group} ${(cores * 100).toFixed(0)}%`);

@@ -19,9 +19,12 @@ function run(label, cmd, args) {
   say(`${label} done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
+// `npm install` with the committed lockfile installs exactly the locked versions. Not `npm ci`:
+// npm 11 writes lockfiles without other platforms' optional binaries (@swc/core-darwin-…) and
+// then its own `npm ci` refuses them as out of sync.
 const installed = resolve(root, 'node_modules/.package-lock.json');
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(resolve(root, 'package-lock.json')).mtimeMs) {
-  run('installing npm dependencies (npm ci)', 'npm', ['ci', '--no-audit', '--no-fund']);
+  run('installing npm dependencies', 'npm', ['install', '--no-audit', '--no-fund']);
 }
 
 const npx = (bin) => resolve(root, 'node_modules/.bin', bin);
@@ -33,9 +36,7 @@ if (command === 'test') {
   run('lint (eslint, module boundaries)', npx('eslint'), ['.', '--max-warnings=0']);
   run('type-check (tsc, everything including tests)', npx('tsc'), ['-p', 'tsconfig.json']);
 }
-run('build (tsc → dist/)', npx('tsc'), ['-p', 'tsconfig.build.json']);
-run('build (path aliases)', npx('tsc-alias'), ['-p', 'tsconfig.build.json']);
-run('build (OpenAPI document from every service)', process.execPath, ['dist/tools/openapi/generate.js']);
+run('build (tsc, path aliases, OpenAPI document)', 'npm', ['run', '--silent', 'build']);
 
 if (command === 'start') await import('./start.mjs');
 else if (command === 'test') await import('./test.mjs');

@@ -15,10 +15,6 @@ import { loadOpenApiDocument, serveOpenApi } from './openapi';
 
 main(async () => {
   const config = loadConfigOrExit(gatewayConfigSchema);
-  const httpsOptions = config.TLS_TERMINATED_BY_PROXY
-    ? undefined
-    : { cert: readFileSync(config.TLS_CERT_FILE!), key: readFileSync(config.TLS_KEY_FILE!) };
-  const document = loadOpenApiDocument();
   await runService({
     name: 'api-gateway',
     database: gatewayDatabase(config),
@@ -28,6 +24,11 @@ main(async () => {
     // Every replica reads every store event (its own group): deactivations reach all of them.
     consumer: { groupId: `api-gateway-${config.INSTANCE_ID ?? `${hostname()}-${randomUUID().slice(0, 8)}`}`, fromBeginning: false },
     async createApp() {
+      // Read here, not before: `main.js migrate` needs neither the certificate nor the document.
+      const httpsOptions = config.TLS_TERMINATED_BY_PROXY
+        ? undefined
+        : { cert: readFileSync(config.TLS_CERT_FILE!), key: readFileSync(config.TLS_KEY_FILE!) };
+      const document = loadOpenApiDocument();
       const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, document), { httpsOptions, bufferLogs: true, bodyParser: false });
       app.set('trust proxy', config.TRUSTED_PROXIES);
       configureHttp(app, { httpsOnly: true, prefixExclude: UNPREFIXED_ROUTES });

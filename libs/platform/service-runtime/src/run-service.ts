@@ -43,6 +43,8 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   app.useLogger(app.get(Logger));
   app.flushLogs();
   app.enableShutdownHooks();
+  // From here on Nest's shutdown hooks close the app in order.
+  process.removeListener('SIGTERM', exitBeforeStart).removeListener('SIGINT', exitBeforeStart);
   const logger = new NestLogger(spec.name);
   if (spec.consumer) {
     app.connectMicroservice<KafkaOptions>(
@@ -84,8 +86,19 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   process.once('SIGINT', () => void stop('SIGINT'));
 }
 
+/**
+ * Until the app installs its shutdown hooks, a signal ends the process at once (as PID 1 in a
+ * container, a signal without a handler would be ignored and the pod would wait out its grace
+ * period). Migrations run in one transaction per migration, so stopping mid-way is safe.
+ */
+function exitBeforeStart(signal: NodeJS.Signals): void {
+  process.stderr.write(`${signal} before start-up finished: exiting\n`);
+  process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+}
+
 /** Runs an entry point, turning a start-up failure into one clear log line and exit code 1. */
 export function main(run: () => Promise<void>): void {
+  process.once('SIGTERM', exitBeforeStart).once('SIGINT', exitBeforeStart);
   run().catch((error: Error) => {
     process.stderr.write(`${JSON.stringify({ level: 'fatal', msg: 'start-up failed', error: error.message, stack: error.stack })}\n`);
     process.exit(1);
