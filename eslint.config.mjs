@@ -38,6 +38,7 @@ export default [
             { sourceTag: 'scope:tracking', onlyDependOnLibsWithTags: ['scope:tracking', 'scope:shared'] },
             { sourceTag: 'scope:atendimento', onlyDependOnLibsWithTags: ['scope:atendimento', 'scope:shared'] },
             { sourceTag: 'scope:delivery', onlyDependOnLibsWithTags: ['scope:delivery', 'scope:shared'] },
+            { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: ['scope:mcp'] },
           ],
         },
       ],

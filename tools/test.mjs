@@ -58,8 +58,8 @@ async function jest(label, args) {
 const extra = process.argv.slice(3);
 const runs = [];
 try {
-  runs.push(await jest('main', ['--selectProjects', 'unit', 'integration', 'e2e', ...extra]));
-  runs.push(await jest('faults', ['--selectProjects', 'faults', '--runInBand', '--passWithNoTests', ...extra]));
+  runs.push(await jest('main', [...extra, '--selectProjects', 'unit', 'integration', 'e2e']));
+  runs.push(await jest('faults', [...extra, '--runInBand', '--passWithNoTests', '--selectProjects', 'faults']));
 } finally {
   say('stopping the test stack');
   control.close();

@@ -3,6 +3,7 @@ import { Test } from '@nestjs/testing';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { OPENAPI_EXTENSIONS } from '@trilha/http';
 import { API_SOURCES } from './api-sources';
+import { webhooksSection } from './webhooks';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -23,9 +24,15 @@ function baseDocument() {
     .build();
 }
 
+function addSchema(document: OpenAPIObject, name: string, schema: unknown): void {
+  const schemas = document.components!.schemas! as Record<string, unknown>;
+  if (schemas[name] && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) throw new Error(`two different schemas are named ${name}`);
+  schemas[name] = schema;
+}
+
 /**
- * Builds the OpenAPI document of the whole public API from every service's HTTP module,
- * marking each operation with the service that serves it and each token-free operation with
+ * Builds the OpenAPI document of the whole public API from every service's HTTP module, plus
+ * the notifications sent to stores' webhooks (`webhooks`), marking each operation with the service that serves it and each token-free operation with
  * an empty security requirement. Nothing is connected: providers are stubbed.
  */
 export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
@@ -45,12 +52,10 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
         target[method] = operation;
       }
     }
-    for (const [name, schema] of Object.entries(partial.components?.schemas ?? {})) {
-      const existing = document.components!.schemas![name];
-      if (existing && JSON.stringify(existing) !== JSON.stringify(schema)) throw new Error(`schema ${name} differs between services`);
-      document.components!.schemas![name] = schema;
-    }
+    for (const [name, schema] of Object.entries(partial.components?.schemas ?? {})) addSchema(document, name, schema);
     await app.close();
   }
-  return document;
+  const { webhooks, schemas } = webhooksSection();
+  for (const [name, schema] of Object.entries(schemas)) addSchema(document, name, schema);
+  return { ...document, webhooks } as OpenAPIObject;
 }

@@ -2,3 +2,4 @@ export * from './stack';
 export * from './https-client';
 export * from './service-logs';
 export * from './replicas';
+export * from './mcp-client';

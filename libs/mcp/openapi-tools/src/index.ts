@@ -1,0 +1,3 @@
+export * from './operations';
+export * from './tool-call';
+export * from './stdio-server';
