@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
-import { apiClient, clientAddress, eventually, serviceLogs, testStack } from '@trilha/testing';
+import { apiClient, clientAddress, eventually, serviceLogs, startReplica, testStack } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -139,5 +139,31 @@ describe('configuration', () => {
     expect(run.stderr).toMatch(/DATABASE_URL \(missing\)/);
     expect(run.stderr).toMatch(/KAFKA_BROKERS \(invalid\)/);
     expect(run.stderr).toMatch(/TOKEN_SIGNING_SECRET \(invalid\)/);
+  });
+});
+
+describe('behind an ingress that terminates TLS', () => {
+  const get = (port: number, headers: Record<string, string> = {}) =>
+    fetch(`http://127.0.0.1:${port}/v1/openapi.json`, { headers }).then(async (response) => ({ status: response.status, type: response.headers.get('content-type') }));
+
+  it.each([
+    ['trusts X-Forwarded-Proto: https only from a trusted proxy', 'loopback', 200],
+    ['refuses it from anyone else with 403', '10.0.0.0/8', 403],
+  ])('%s', async (_title, trustedProxies, withHeader) => {
+    const port = stack.ports.gateway + 11 + (withHeader === 200 ? 0 : 1);
+    const replica = await startReplica(stack, 'api-gateway', `api-gateway-behind-proxy-${withHeader}`, {
+      TLS_TERMINATED_BY_PROXY: 'true',
+      TRUSTED_PROXIES: trustedProxies,
+      PUBLIC_PORT: String(port),
+      OPS_PORT: String(stack.ports.ops['api-gateway'] + 30 + (withHeader === 200 ? 0 : 1)),
+      INSTANCE_ID: `behind-proxy-${withHeader}`,
+    });
+    try {
+      expect(await get(port)).toEqual({ status: 403, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect((await get(port, { 'x-forwarded-proto': 'http' })).status).toBe(403);
+      expect((await get(port, { 'x-forwarded-proto': 'https' })).status).toBe(withHeader);
+    } finally {
+      await replica.stop();
+    }
   });
 });
