@@ -42,17 +42,6 @@ export class VolumeRef extends PedidoRef {
   @IsOptional() @IsString() @MaxLength(255) rotulo?: string | null;
 }
 
-export class EventoRegistradoData extends VolumeRef {
-  @Matches(/^[0-9a-f]{40}$/) hash: string;
-  @IsString() @MaxLength(40) dataHora: string;
-  @IsString() @MaxLength(500) descricao: string;
-  @IsString() @MaxLength(10) sigla: string;
-  @IsBoolean() visivelClienteFinal: boolean;
-  @IsString() @MaxLength(20) origem: string;
-  /** The event closed its volume (status `encerrado`). */
-  @IsBoolean() encerraVolume: boolean;
-}
-
 /** A correction: the event `hash` now has these values (all of them, corrected or not). */
 export class EventoCorrigidoData extends VolumeRef {
   @Matches(/^[0-9a-f]{40}$/) hash: string;
@@ -60,6 +49,13 @@ export class EventoCorrigidoData extends VolumeRef {
   @IsString() @MaxLength(500) descricao: string;
   @IsString() @MaxLength(10) sigla: string;
   @IsBoolean() visivelClienteFinal: boolean;
+}
+
+/** A new event on a volume: its values, who recorded it, and whether it closed the volume. */
+export class EventoRegistradoData extends EventoCorrigidoData {
+  @IsString() @MaxLength(20) origem: string;
+  /** The event closed its volume (status `encerrado`). */
+  @IsBoolean() encerraVolume: boolean;
 }
 
 export const TRACKING_CONTRACT = {
