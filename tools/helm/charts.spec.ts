@@ -478,4 +478,15 @@ describe('rendered objects', () => {
     expect(env).toEqual(expect.arrayContaining([{ name: 'TLS_TERMINATED_BY_PROXY', value: 'true' }, { name: 'TRUSTED_PROXIES', value: '10.244.0.0/16' }]));
     expect(env.map((entry) => entry.name)).not.toContain('TLS_CERT_FILE');
   });
+
+  it('print NOTES.txt telling how to reach the API', () => {
+    const notes = (values: string) => {
+      const output = charts.helmOrThrow(['install', 'trilha', charts.chartDir(UMBRELLA), '--dry-run=client', '--namespace', 'trilha', '--values', join(charts.chartDir(UMBRELLA), values)]);
+      return output.slice(output.indexOf('NOTES:'));
+    };
+    expect(notes('ci/production-values.yaml')).toContain('https://api.trilha.example.com/v1');
+    expect(notes('ci/minimal-values.yaml')).toContain('kubectl port-forward -n trilha svc/trilha-api-gateway 8443:8443');
+    expect(notes('ci/minimal-values.yaml')).toContain('no api-gateway.adminApiKey is set');
+    expect(notes('ci/strimzi-values.yaml')).toContain('kubectl get kafkatopics -n kafka');
+  });
 });
