@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CANAIS, DIRECOES, TIPOS_ATENDIMENTO } from '@trilha/contracts';
 
-export class DadosClienteResponse {
+export class DadosClienteAtendimentoResponse {
   @ApiProperty({ example: 'Maria Silva' }) nome: string;
   @ApiProperty({ type: String, nullable: true, example: '+5511999990000' }) telefone: string | null;
   @ApiProperty({ type: String, nullable: true, example: 'maria@example.com' }) email: string | null;
@@ -14,11 +14,11 @@ export class AtendimentoCriadoResponse {
   @ApiProperty({ enum: CANAIS }) canal: string;
   @ApiProperty({ enum: TIPOS_ATENDIMENTO }) tipo: string;
   @ApiProperty({ enum: ['aberto'] }) status: string;
-  @ApiProperty({ type: DadosClienteResponse }) dadosCliente: DadosClienteResponse;
+  @ApiProperty({ type: DadosClienteAtendimentoResponse }) dadosCliente: DadosClienteAtendimentoResponse;
   @ApiProperty({ format: 'date-time', description: 'UTC, terminando em Z.' }) dataAbertura: string;
 }
 
-export class MensagemResponse {
+export class MensagemAtendimentoResponse {
   @ApiProperty() idMensagem: string;
   @ApiProperty({ enum: DIRECOES, description: '`entrada`: do cliente para a loja; `saida`: da loja ou de um agente para o cliente.' }) direcao: string;
   @ApiProperty() remetente: string;
@@ -38,7 +38,7 @@ export class AtendimentoResumidoResponse extends AtendimentoCriadoResponse {
 
 /** A conversation with its messages in order. */
 export class AtendimentoResponse extends AtendimentoResumidoResponse {
-  @ApiProperty({ type: [MensagemResponse] }) mensagens: MensagemResponse[];
+  @ApiProperty({ type: [MensagemAtendimentoResponse] }) mensagens: MensagemAtendimentoResponse[];
 }
 
 export class AtendimentosPaginaResponse {

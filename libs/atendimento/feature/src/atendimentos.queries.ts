@@ -1,7 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { AtendimentoResponse, AtendimentoResumidoResponse, AtendimentosPaginaResponse, MensagemResponse } from './atendimento.response';
+import type { AtendimentoResponse, AtendimentoResumidoResponse, AtendimentosPaginaResponse, MensagemAtendimentoResponse } from './atendimento.response';
 
 interface AtendimentoRow {
   id_atendimento: string;
@@ -41,7 +41,7 @@ function resumido(row: AtendimentoRow): AtendimentoResumidoResponse {
   };
 }
 
-export function mensagemResponse(row: MensagemRow): MensagemResponse {
+function mensagemResponse(row: MensagemRow): MensagemAtendimentoResponse {
   return { idMensagem: row.id_mensagem, direcao: row.direcao, remetente: row.remetente, mensagem: row.mensagem, dataHora: row.data_hora.toISOString() };
 }
 

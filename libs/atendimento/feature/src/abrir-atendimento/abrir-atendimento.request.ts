@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CANAIS, TIPOS_ATENDIMENTO } from '@trilha/contracts';
 
-export class DadosClienteRequest {
+export class DadosClienteAtendimentoRequest {
   @ApiProperty({ maxLength: 150, example: 'Maria Silva' })
   @IsString()
   @IsNotEmpty()
@@ -32,11 +32,11 @@ export class AbrirAtendimentoRequest {
   @IsIn(TIPOS_ATENDIMENTO)
   tipo: (typeof TIPOS_ATENDIMENTO)[number];
 
-  @ApiProperty({ type: DadosClienteRequest })
+  @ApiProperty({ type: DadosClienteAtendimentoRequest })
   @IsObject()
   @ValidateNested()
-  @Type(() => DadosClienteRequest)
-  dadosCliente: DadosClienteRequest;
+  @Type(() => DadosClienteAtendimentoRequest)
+  dadosCliente: DadosClienteAtendimentoRequest;
 
   @ApiPropertyOptional({ maxLength: 4000, description: 'Primeira mensagem do cliente: registrada como `entrada` logo após a abertura.' })
   @IsOptional()

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { INTENCOES } from '@trilha/atendimento-domain';
 
 /** What an answer was based on: an order of the store, or an FAQ entry. */
-export class ReferenciaResponse {
+export class ReferenciaAgenteResponse {
   @ApiProperty({ enum: ['pedido', 'faq'] }) tipo: string;
   @ApiPropertyOptional() idPedido?: string;
   @ApiPropertyOptional() numeroPedido?: string;
@@ -16,5 +16,5 @@ export class ConversarResponse {
   @ApiProperty() idConversa: string;
   @ApiProperty() resposta: string;
   @ApiProperty({ enum: INTENCOES }) intencao: string;
-  @ApiProperty({ type: [ReferenciaResponse] }) referencias: ReferenciaResponse[];
+  @ApiProperty({ type: [ReferenciaAgenteResponse] }) referencias: ReferenciaAgenteResponse[];
 }

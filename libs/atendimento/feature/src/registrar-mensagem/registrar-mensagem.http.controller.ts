@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, NotFoundException, Param, Post } from '@nes
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
 import { AtendimentoCommandsService } from '../atendimento-commands.service';
-import { MensagemResponse } from '../atendimento.response';
+import { MensagemAtendimentoResponse } from '../atendimento.response';
 import { ID_MAX, novoId } from '../novo-id';
 import { RegistrarMensagemRequest } from './registrar-mensagem.request';
 
@@ -14,8 +14,8 @@ export class RegistrarMensagemHttpController {
   @Post()
   @HttpCode(201)
   @ApiOperation({ operationId: 'registrarMensagemAtendimento', summary: 'Registra uma mensagem num atendimento aberto: emite atendimento.mensagem; 409 se encerrado.' })
-  @ApiCreatedResponse({ type: MensagemResponse })
-  async registrar(@IdLoja() idLoja: number, @Param('idAtendimento') idAtendimento: string, @Body() body: RegistrarMensagemRequest): Promise<MensagemResponse> {
+  @ApiCreatedResponse({ type: MensagemAtendimentoResponse })
+  async registrar(@IdLoja() idLoja: number, @Param('idAtendimento') idAtendimento: string, @Body() body: RegistrarMensagemRequest): Promise<MensagemAtendimentoResponse> {
     if (idAtendimento.length > ID_MAX) throw new NotFoundException('Atendimento não encontrado.');
     const idMensagem = novoId();
     const agora = new Date().toISOString();
