@@ -54,7 +54,7 @@ const mensagens = [
 ];
 
 const facts = machine();
-const bench = await benchStack('agente', { gateway: 36443, kafka: 36092, postgres: 36432, redis: 36379, ops: 36180 }, { keep: options.keep === 'true' });
+const bench = await benchStack('agente', { gateway: 45443, kafka: 45092, postgres: 45432, redis: 45379, ops: 45180 }, { keep: options.keep === 'true' });
 
 async function main() {
   const { api, novaLoja } = bench;

@@ -133,7 +133,9 @@ export async function benchStack(prefix, basePorts, { keep = false } = {}) {
   async function novaLoja(nome) {
     const created = await api('POST', '/admin/lojas', { headers: { 'x-admin-key': stack.adminApiKey }, body: { nome } });
     if (created.status !== 201) throw new Error(`POST /admin/lojas: ${created.status} ${JSON.stringify(created.body)}`);
-    const auth = await api('GET', `/autenticacao/${created.body.codigo}`);
+    // 30/min per client address: each store's token from an address of its own (the gateway trusts loopback's X-Forwarded-For).
+    const address = `10.${(created.body.idLoja >> 16) & 255}.${(created.body.idLoja >> 8) & 255}.${created.body.idLoja & 255}`;
+    const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: { 'x-forwarded-for': address } });
     if (auth.status !== 200) throw new Error(`GET /autenticacao: ${auth.status}`);
     return { idLoja: created.body.idLoja, token: auth.body.token };
   }

@@ -21,12 +21,13 @@ describe('rastreio', () => {
     expect(identificadoresCandidatos('Onde está meu pedido nº 1001? E o código br123456789br.')).toEqual(['1001', 'BR123456789BR']);
     expect(identificadoresCandidatos('pedido #MLB-77, por favor')).toEqual(['MLB-77']);
     expect(identificadoresCandidatos('bom dia, tudo bem?')).toEqual([]);
+    expect(identificadoresCandidatos('objeto NO123456BR')).toEqual(['NO123456BR']);
   });
 
   it('knows when a message is about an order', () => {
     expect(falaDePedido('Cadê minha ENCOMENDA?')).toBe(true);
     expect(falaDePedido('Código de rastreio 123')).toBe(true);
-    expect(falaDePedido('meu CEP é 01310-100')).toBe(false);
+    expect(falaDePedido('meu CEP é 01310-100, qual o prazo de entrega?')).toBe(false);
   });
 
   it('picks the latest customer-visible event, never an internal one', () => {

@@ -43,7 +43,7 @@ const MAX_IDENTIFICADOR = 100;
 export function identificadoresCandidatos(mensagem: string): string[] {
   const candidatos = new Set<string>();
   for (const palavra of mensagem.split(/[\s,;:!?()[\]{}"'“”‘’<>]+/)) {
-    const limpa = palavra.replace(/^(n[º°o]\.?|#)+/i, '').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    const limpa = palavra.replace(/^(n[º°]\.?|#)+/i, '').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
     if (limpa.length === 0 || limpa.length > MAX_IDENTIFICADOR || !/\d/.test(limpa)) continue;
     candidatos.add(limpa.toUpperCase());
     if (candidatos.size === MAX_CANDIDATOS) break;
@@ -51,7 +51,7 @@ export function identificadoresCandidatos(mensagem: string): string[] {
   return [...candidatos];
 }
 
-const PALAVRAS_DE_PEDIDO = /\b(pedidos?|rastreio|rastreamento|rastrear|encomendas?|entregas?|codigo|compras?|envio|objeto|pacotes?|volumes?)\b/;
+const PALAVRAS_DE_PEDIDO = /\b(pedidos?|rastreio|rastreamento|rastrear|encomendas?|codigo|compras?|envio|objeto|pacotes?)\b/;
 
 /** Whether a message is about an order, so that an identifier that matched nothing deserves a "not found". */
 export function falaDePedido(mensagem: string): boolean {

@@ -43,8 +43,10 @@ export class AgentesService {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
+  /** Creates the agent and, on this replica, its FAQ index, so its first conversation does not pay for indexing. */
   async criar(agente: Agente): Promise<void> {
-    await handleCommand(this.store, agenteDecider, agenteStreamId(agente.idAgente), { acao: 'criar', agente }, { idLoja: agente.idLoja });
+    const { events } = await handleCommand(this.store, agenteDecider, agenteStreamId(agente.idAgente), { acao: 'criar', agente }, { idLoja: agente.idLoja });
+    if (events.length > 0) this.guardar(agente.idAgente, { versao: events[events.length - 1].streamVersion, faq: new FaqIndex(agente.faq) });
   }
 
   async listar(idLoja: number): Promise<AgenteResponse[]> {
@@ -66,15 +68,19 @@ export class AgentesService {
 
   private async faqIndex(idAgente: string, versao: number): Promise<FaqIndex> {
     const cached = this.indices.get(idAgente);
-    this.indices.delete(idAgente);
     if (cached && cached.versao === versao) {
-      this.indices.set(idAgente, cached);
+      this.guardar(idAgente, cached);
       return cached.faq;
     }
     const [{ faq }] = await this.dataSource.query<{ faq: EntradaFaq[] }[]>(`SELECT faq FROM agentes WHERE id_agente = $1`, [idAgente]);
     const fresh = { versao, faq: new FaqIndex(faq) };
-    this.indices.set(idAgente, fresh);
-    if (this.indices.size > MAX_INDICES) this.indices.delete(this.indices.keys().next().value!);
+    this.guardar(idAgente, fresh);
     return fresh.faq;
+  }
+
+  private guardar(idAgente: string, index: { versao: number; faq: FaqIndex }): void {
+    this.indices.delete(idAgente);
+    this.indices.set(idAgente, index);
+    if (this.indices.size > MAX_INDICES) this.indices.delete(this.indices.keys().next().value!);
   }
 }
