@@ -27,7 +27,7 @@ const TARGET = { rate: 300, p99: 100 };
 const DRAIN_TIMEOUT_MS = 15_000;
 
 const facts = machine();
-const bench = await benchStack('atendimento', { gateway: 44443, kafka: 44092, postgres: 44432, redis: 44379, ops: 44180 }, { keep: options.keep === 'true' });
+const bench = await benchStack('atendimento', { gateway: 20743, kafka: 20792, postgres: 20732, redis: 20779, ops: 20780 }, { keep: options.keep === 'true' });
 
 async function main() {
   const { api, novaLoja, stack } = bench;

@@ -96,7 +96,8 @@ function processNames(stack) {
 }
 
 /**
- * A durable stack (fast: false, as in production) of the benchmark's own, on its own ports,
+ * A durable stack (fast: false, as in production) of the benchmark's own, on its own ports
+ * (below Linux's ephemeral range, where an outgoing connection may hold any port for a while),
  * with a rate limit far above the load; `api` calls it over HTTPS. Stops on exit and signals.
  */
 export async function benchStack(prefix, basePorts, { keep = false } = {}) {

@@ -28,7 +28,6 @@ export class AtendimentosProjection implements Projection {
            VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           [idMensagem, idAtendimento, stored.streamVersion, direcao, remetente, mensagem, dataHora],
         );
-        await manager.query(`UPDATE atendimentos SET total_mensagens = total_mensagens + 1 WHERE id_atendimento = $1`, [idAtendimento]);
         return;
       }
       case 'atendimento.encerrado': {

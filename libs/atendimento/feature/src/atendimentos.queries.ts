@@ -25,6 +25,8 @@ interface MensagemRow {
   data_hora: Date;
 }
 
+const COLUNAS = `a.*, (SELECT count(*)::int FROM atendimento_mensagens m WHERE m.id_atendimento = a.id_atendimento) AS total_mensagens`;
+
 function resumido(row: AtendimentoRow): AtendimentoResumidoResponse {
   return {
     idAtendimento: row.id_atendimento,
@@ -51,7 +53,7 @@ export class AtendimentosQueries {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async ler(idLoja: number, idAtendimento: string): Promise<AtendimentoResponse> {
-    const [row] = await this.dataSource.query<AtendimentoRow[]>(`SELECT * FROM atendimentos WHERE id_atendimento = $1 AND id_loja = $2`, [idAtendimento, idLoja]);
+    const [row] = await this.dataSource.query<AtendimentoRow[]>(`SELECT ${COLUNAS} FROM atendimentos a WHERE id_atendimento = $1 AND id_loja = $2`, [idAtendimento, idLoja]);
     if (!row) throw new NotFoundException('Atendimento não encontrado.');
     const mensagens = await this.dataSource.query<MensagemRow[]>(
       `SELECT id_mensagem, direcao, remetente, mensagem, data_hora FROM atendimento_mensagens WHERE id_atendimento = $1 ORDER BY posicao`,
@@ -66,7 +68,7 @@ export class AtendimentosQueries {
     const where = status ? 'id_loja = $1 AND status = $2' : 'id_loja = $1';
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM atendimentos WHERE ${where}`, params);
     const rows = await this.dataSource.query<AtendimentoRow[]>(
-      `SELECT * FROM atendimentos WHERE ${where} ORDER BY data_abertura DESC, id_atendimento LIMIT ${porPagina} OFFSET ${(pagina - 1) * porPagina}`,
+      `SELECT ${COLUNAS} FROM atendimentos a WHERE ${where} ORDER BY data_abertura DESC, id_atendimento LIMIT ${porPagina} OFFSET ${(pagina - 1) * porPagina}`,
       params,
     );
     return { pagina, porPagina, total, totalPaginas: Math.ceil(total / porPagina), atendimentos: rows.map(resumido) };

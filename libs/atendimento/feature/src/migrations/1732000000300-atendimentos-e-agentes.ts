@@ -16,12 +16,12 @@ export class AtendimentosEAgentes1732000000300 implements MigrationInterface {
         id_pedido         text,
         data_abertura     timestamptz NOT NULL,
         data_encerramento timestamptz,
-        resumo            text,
-        total_mensagens   integer     NOT NULL DEFAULT 0
+        resumo            text
       )`);
     // Listing: newest first, ties by id, optionally by status.
     await runner.query(`CREATE INDEX atendimentos_por_loja ON atendimentos (id_loja, data_abertura DESC, id_atendimento)`);
     await runner.query(`CREATE INDEX atendimentos_por_loja_e_status ON atendimentos (id_loja, status, data_abertura DESC, id_atendimento)`);
+    // A message is one insert, nothing else: counts are read from here (UNIQUE below indexes them).
     await runner.query(`
       CREATE TABLE atendimento_mensagens (
         id_mensagem    text        PRIMARY KEY,
