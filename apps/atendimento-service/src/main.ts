@@ -1,16 +1,28 @@
 import './tracing';
-import { TOPICS } from '@trilha/contracts';
+import {
+  AgentesProjection,
+  AtendimentoModule,
+  atendimentoRouting,
+  AtendimentosEAgentes1732000000300,
+  AtendimentosProjection,
+  RastreioPedidos1732000000310,
+} from '@trilha/atendimento';
 import { EventStoreModule } from '@trilha/event-store';
 import { loggingModule } from '@trilha/observability';
 import { main, runInternalService } from '@trilha/service-runtime';
 
-/** Support conversations and virtual agents. Every event it stores is published to atendimento.events.v1. */
+/**
+ * Support conversations and virtual agents. Conversation events go to atendimento.events.v1;
+ * agent events stay private. Consumes lojas.events.v1 (each store's built-in agent) and
+ * tracking.events.v1 (what the agents know of the stores' orders).
+ */
 main(() =>
   runInternalService({
     name: 'atendimento-service',
     schema: 'atendimento',
-    migrations: [],
-    consumes: false,
+    migrations: [AtendimentosEAgentes1732000000300, RastreioPedidos1732000000310],
+    consumes: true,
+    projections: [new AtendimentosProjection(), new AgentesProjection()],
     module: (config, database) => ({
       module: class AtendimentoServiceModule {},
       imports: [
@@ -20,8 +32,10 @@ main(() =>
           database,
           runMigrations: config.DB_MIGRATIONS_RUN,
           kafkaBrokers: config.KAFKA_BROKERS,
-          routing: (event) => ({ topic: TOPICS.atendimento, data: event.data }),
+          routing: atendimentoRouting,
+          projections: [AtendimentosProjection, AgentesProjection],
         }),
+        AtendimentoModule,
       ],
     }),
   }),

@@ -1,0 +1,5 @@
+export * from './atendimento';
+export * from './agente';
+export * from './faq-index';
+export * from './rastreio';
+export * from './resposta';

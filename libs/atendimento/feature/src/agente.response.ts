@@ -1,0 +1,15 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { HABILIDADES } from '@trilha/atendimento-domain';
+
+export class AgenteResponse {
+  @ApiProperty() idAgente: string;
+  @ApiProperty() nome: string;
+  @ApiProperty() descricao: string;
+  @ApiProperty({ enum: HABILIDADES, isArray: true, description: '`rastreio`: responde com o rastreamento dos pedidos da loja; `faq`: com as perguntas frequentes do agente.' })
+  habilidades: string[];
+  @ApiProperty() ativo: boolean;
+}
+
+export class AgentesResponse {
+  @ApiProperty({ type: [AgenteResponse] }) agentes: AgenteResponse[];
+}

@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Projection, StoredEvent } from '@trilha/event-store';
+import type { AgenteEvent } from '@trilha/atendimento-domain';
+
+/**
+ * Agents, with their FAQ. `versao` is the agent stream's version: the in-memory FAQ indexes
+ * are rebuilt when it moves, on every replica.
+ */
+@Injectable()
+export class AgentesProjection implements Projection {
+  readonly name = 'agentes';
+  readonly handles = ['agente.criado'];
+
+  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+    const { data } = stored as unknown as AgenteEvent;
+    await manager.query(
+      `INSERT INTO agentes (id_agente, id_loja, nome, descricao, habilidades, faq, ativo, versao, criado_em)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [data.idAgente, data.idLoja, data.nome, data.descricao, data.habilidades, JSON.stringify(data.faq), data.ativo, stored.streamVersion, data.criadoEm],
+    );
+  }
+
+  async reset(manager: EntityManager): Promise<void> {
+    await manager.query(`DELETE FROM agentes`);
+  }
+}

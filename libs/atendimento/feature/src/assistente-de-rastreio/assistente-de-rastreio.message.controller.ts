@@ -1,0 +1,30 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
+import { LOJAS_CONTRACT, TOPICS, type LojaMessage } from '@trilha/contracts';
+import { MessageConsumer } from '@trilha/event-store';
+import { assistenteDeRastreio } from '@trilha/atendimento-domain';
+import { AgentesService } from '../agentes.service';
+
+export const ASSISTENTE_DE_RASTREIO_CONSUMER = 'atendimento.assistente-de-rastreio';
+
+/**
+ * Gives every store its built-in "Assistente de rastreio" when the store is created. The
+ * service reads lojas.events.v1 from the beginning, so stores created before it existed get
+ * theirs too. The agent's stream id comes from the store, and creating an existing agent
+ * changes nothing, so a redelivery or a replay creates no second one.
+ */
+@Controller()
+export class AssistenteDeRastreioMessageController {
+  constructor(
+    private readonly consumer: MessageConsumer,
+    private readonly agentes: AgentesService,
+  ) {}
+
+  @EventPattern(TOPICS.lojas)
+  onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
+    return this.consumer.consume<LojaMessage>(ASSISTENTE_DE_RASTREIO_CONSUMER, context, LOJAS_CONTRACT, async (event) => {
+      if (event.type !== 'loja.criada') return;
+      await this.agentes.criar(assistenteDeRastreio(event.data.idLoja, event.data.criadaEm));
+    });
+  }
+}

@@ -1,0 +1,28 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { EventStore, handleCommand } from '@trilha/event-store';
+import {
+  AtendimentoEncerrado,
+  AtendimentoJaExiste,
+  AtendimentoNaoEncontrado,
+  atendimentoDecider,
+  atendimentoStreamId,
+  type AtendimentoCommand,
+  type AtendimentoEvent,
+} from '@trilha/atendimento-domain';
+
+/** Runs a command on a conversation's stream; the domain's refusals become 404 and 409 problems. */
+@Injectable()
+export class AtendimentoCommandsService {
+  constructor(private readonly store: EventStore) {}
+
+  async executar(idAtendimento: string, idLoja: number, command: AtendimentoCommand): Promise<AtendimentoEvent[]> {
+    try {
+      const decision = await handleCommand(this.store, atendimentoDecider, atendimentoStreamId(idAtendimento), command, { idLoja });
+      return decision.events as unknown as AtendimentoEvent[];
+    } catch (error) {
+      if (error instanceof AtendimentoNaoEncontrado) throw new NotFoundException(error.message);
+      if (error instanceof AtendimentoEncerrado || error instanceof AtendimentoJaExiste) throw new ConflictException(error.message);
+      throw error;
+    }
+  }
+}

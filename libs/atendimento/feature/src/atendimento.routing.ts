@@ -1,0 +1,12 @@
+import { TOPICS } from '@trilha/contracts';
+import type { OutboxRouting } from '@trilha/event-store';
+import { ATENDIMENTO_EVENTOS, dadosPublicos, type AtendimentoEvent } from '@trilha/atendimento-domain';
+
+const PUBLICOS: readonly string[] = Object.values(ATENDIMENTO_EVENTOS);
+
+/**
+ * Conversation events go to atendimento.events.v1 with exactly spec 6.1's data (keyed by store
+ * by the outbox, so one conversation's events stay in order); agent events stay private.
+ */
+export const atendimentoRouting: OutboxRouting = (event) =>
+  PUBLICOS.includes(event.type) ? { topic: TOPICS.atendimento, data: dadosPublicos(event as unknown as AtendimentoEvent) } : null;

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Projection, StoredEvent } from '@trilha/event-store';
+import { ATENDIMENTO_EVENTOS, type AtendimentoEvent } from '@trilha/atendimento-domain';
+
+/** Conversations and their messages, as GET /atendimentos reads them; updated in the appending transaction. */
+@Injectable()
+export class AtendimentosProjection implements Projection {
+  readonly name = 'atendimentos';
+  readonly handles = Object.values(ATENDIMENTO_EVENTOS);
+
+  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+    const event = stored as unknown as AtendimentoEvent;
+    switch (event.type) {
+      case 'atendimento.criado': {
+        const { idAtendimento, idLoja, canal, tipo, status, dadosCliente, idPedido, dataAbertura } = event.data;
+        await manager.query(
+          `INSERT INTO atendimentos (id_atendimento, id_loja, canal, tipo, status, dados_cliente, id_pedido, data_abertura)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [idAtendimento, idLoja, canal, tipo, status, dadosCliente, idPedido, dataAbertura],
+        );
+        return;
+      }
+      case 'atendimento.mensagem': {
+        const { idMensagem, idAtendimento, direcao, remetente, mensagem, dataHora } = event.data;
+        await manager.query(
+          `INSERT INTO atendimento_mensagens (id_mensagem, id_atendimento, posicao, direcao, remetente, mensagem, data_hora)
+           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+          [idMensagem, idAtendimento, stored.streamVersion, direcao, remetente, mensagem, dataHora],
+        );
+        return;
+      }
+      case 'atendimento.encerrado': {
+        const { idAtendimento, status, dataEncerramento, resumo } = event.data;
+        await manager.query(`UPDATE atendimentos SET status = $2, data_encerramento = $3, resumo = $4 WHERE id_atendimento = $1`, [
+          idAtendimento, status, dataEncerramento, resumo,
+        ]);
+        return;
+      }
+    }
+  }
+
+  async reset(manager: EntityManager): Promise<void> {
+    await manager.query(`DELETE FROM atendimento_mensagens`);
+    await manager.query(`DELETE FROM atendimentos`);
+  }
+}

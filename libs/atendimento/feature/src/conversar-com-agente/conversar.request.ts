@@ -1,0 +1,28 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ID_MAX } from '../novo-id';
+
+export class ConversarRequest {
+  @ApiProperty({ maxLength: 4000, example: 'Onde está meu pedido 1001?' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(4000)
+  mensagem: string;
+
+  @ApiPropertyOptional({ maxLength: ID_MAX, description: 'Conversa com o agente a continuar; sem ele, uma nova começa.' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(ID_MAX)
+  idConversa?: string;
+
+  @ApiPropertyOptional({
+    maxLength: ID_MAX,
+    description: 'Atendimento aberto em que registrar a troca: a mensagem do cliente (entrada) e a resposta (saida, remetente `agente:<idAgente>`).',
+  })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(ID_MAX)
+  idAtendimento?: string;
+}

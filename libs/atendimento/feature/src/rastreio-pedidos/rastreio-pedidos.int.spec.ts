@@ -1,0 +1,95 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { TrackingMessage } from '@trilha/contracts';
+import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
+import { descreverPedido } from '@trilha/atendimento-domain';
+import { testStack } from '@trilha/testing';
+import { RastreioPedidos1732000000310 } from './1732000000310-rastreio-pedidos';
+import { aplicarEventoDeRastreio, RastreioPedidos } from './rastreio-pedidos';
+
+/** The agents' tracking view against the real PostgreSQL, fed with contract-shaped tracking events. */
+describe('rastreio view (PostgreSQL)', () => {
+  const stack = testStack();
+  const schema = `it_rastreio_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 3, migrations: [RastreioPedidos1732000000310] };
+  let dataSource: DataSource;
+  let view: RastreioPedidos;
+
+  beforeAll(async () => {
+    await migrate(database);
+    dataSource = await new DataSource(dataSourceOptions(database)).initialize();
+    view = new RastreioPedidos(dataSource);
+  });
+
+  afterAll(async () => {
+    await dataSource.query(`DROP SCHEMA ${schema} CASCADE`);
+    await dataSource.destroy();
+  });
+
+  const aplicar = (idLoja: number, type: TrackingMessage['type'], data: object) =>
+    dataSource.transaction((manager) =>
+      aplicarEventoDeRastreio({ id: randomUUID(), type, schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null, data } as TrackingMessage, manager),
+    );
+
+  const pedido = (idPedido: string, numeroPedido: string, pedidoCanal: string | null = null) =>
+    ({ idPedido, numeroPedido, tipoPedido: 'envio', pedidoCanal, linkRastreio: `https://t/rastreio/${idPedido}` });
+  const volume = (ref: ReturnType<typeof pedido>, codigoRastreio: string) =>
+    ({ ...ref, chaveEnvio: codigoRastreio, origemChave: 'codigoRastreio', codigoRastreio, chaveNFe: null, identificador: null, codigoEnvio: null, rotulo: null });
+  const evento = (ref: ReturnType<typeof pedido>, codigo: string, dataHora: string, descricao: string, visivelClienteFinal = true) => ({
+    ...volume(ref, codigo), hash: createHash('sha1').update(`${ref.idPedido}${codigo}${dataHora}${descricao}`).digest('hex'),
+    dataHora, descricao, sigla: '', visivelClienteFinal, origem: 'api', encerraVolume: false,
+  });
+  const corrigir = ({ origem: _o, encerraVolume: _e, ...dados }: ReturnType<typeof evento>, mudancas: object) => ({ ...dados, ...mudancas });
+
+  it('finds an order by number, channel number or tracking code, whatever the case, within its store only', async () => {
+    const a = pedido(randomUUID().slice(0, 32), '5001', 'CANAL-1');
+    const b = pedido(randomUUID().slice(0, 32), '5001');
+    await aplicar(1, 'pedido.salvo', { ...a, situacao: 'enviado', atualizadoEm: '2026-03-01T10:00:00Z' });
+    await aplicar(1, 'rastreio.evento.registrado', evento(a, 'AA1BR', '2026-03-01T10:00:00-03:00', 'Postado'));
+    await aplicar(2, 'rastreio.evento.registrado', evento(b, 'BB1BR', '2026-03-01T10:00:00-03:00', 'Postado na loja 2'));
+
+    for (const chave of ['5001', 'CANAL-1', 'AA1BR']) expect((await view.buscar(1, [chave])).map((p) => p.idPedido)).toEqual([a.idPedido]);
+    expect(await view.buscar(1, ['BB1BR'])).toEqual([]);
+    expect((await view.buscar(2, ['5001'])).map((p) => p.idPedido)).toEqual([b.idPedido]);
+    // A message about another store's order id changes nothing of it.
+    await aplicar(2, 'pedido.salvo', { ...a, numeroPedido: 'SEQUESTRO', situacao: 'novo', atualizadoEm: '2026-03-02T10:00:00Z' });
+    expect((await view.buscar(1, ['5001']))[0].numeroPedido).toBe('5001');
+    expect(await view.buscar(2, ['SEQUESTRO'])).toEqual([]);
+  });
+
+  it('keeps a channel number a tracking event leaves out, and takes pedido.salvo’s as it is', async () => {
+    const ref = pedido(randomUUID().slice(0, 32), '6001', 'CANAL-6');
+    await aplicar(1, 'pedido.salvo', { ...ref, situacao: 'novo', atualizadoEm: '2026-03-01T10:00:00Z' });
+    await aplicar(1, 'rastreio.evento.registrado', evento({ ...ref, pedidoCanal: null }, 'CC6BR', '2026-03-01T10:00:00-03:00', 'Postado'));
+    expect(await view.buscar(1, ['CANAL-6'])).toHaveLength(1);
+    await aplicar(1, 'pedido.salvo', { ...ref, pedidoCanal: 'CANAL-7', situacao: 'enviado', atualizadoEm: '2026-03-02T10:00:00Z' });
+    expect(await view.buscar(1, ['CANAL-6'])).toEqual([]);
+    expect(await view.buscar(1, ['CANAL-7'])).toHaveLength(1);
+  });
+
+  it('reads only customer-visible events, as corrected, and a redelivered event once', async () => {
+    const ref = pedido(randomUUID().slice(0, 32), '7001');
+    const postado = evento(ref, 'DD7BR', '2026-03-01T10:00:00-03:00', 'Postado');
+    const transito = evento(ref, 'DD7BR', '2026-03-02T10:00:00-03:00', 'Em trânsito');
+    const interno = evento(ref, 'DD7BR', '2026-03-03T10:00:00-03:00', 'Conferência interna', false);
+    for (const e of [postado, transito, transito, interno]) await aplicar(1, 'rastreio.evento.registrado', e);
+
+    const [lido] = await view.buscar(1, ['7001']);
+    expect(lido.volumes).toHaveLength(1);
+    expect(lido.volumes[0].eventos.map((e) => e.descricao)).toEqual(['Postado', 'Em trânsito']);
+    expect(descreverPedido(lido)).toMatch(/^Pedido 7001: Em trânsito \(02\/03\/2026 às 10:00\)/);
+
+    await aplicar(1, 'rastreio.evento.corrigido', corrigir(transito, { descricao: 'Em trânsito para Natal' }));
+    expect(descreverPedido((await view.buscar(1, ['7001']))[0])).toMatch(/Em trânsito para Natal/);
+    await aplicar(1, 'rastreio.evento.corrigido', corrigir(transito, { visivelClienteFinal: false }));
+    await aplicar(1, 'rastreio.evento.corrigido', corrigir(interno, { visivelClienteFinal: true, descricao: 'Saiu para entrega' }));
+    expect(descreverPedido((await view.buscar(1, ['7001']))[0])).toMatch(/^Pedido 7001: Saiu para entrega \(03\/03\/2026 às 10:00\)/);
+  });
+
+  it('marks a volume closed by its event', async () => {
+    const ref = pedido(randomUUID().slice(0, 32), '8001');
+    await aplicar(1, 'rastreio.evento.registrado', { ...evento(ref, 'EE8BR', '2026-03-01T10:00:00-03:00', 'Entregue'), encerraVolume: true });
+    const [lido] = await view.buscar(1, ['8001']);
+    expect(lido.volumes[0]).toMatchObject({ encerrado: true, codigoRastreio: 'EE8BR' });
+  });
+});

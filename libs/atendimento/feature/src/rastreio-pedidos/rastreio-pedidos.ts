@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { TrackingMessage, VolumeRef } from '@trilha/contracts';
+import type { PedidoRastreado } from '@trilha/atendimento-domain';
+
+/** How many orders one answer may name. */
+const MAX_PEDIDOS = 5;
+
+/**
+ * Applies a tracking event to the agents' view of the stores' orders. Messages of one store
+ * arrive in order (key = idLoja), so the last one read has the order's current identifiers.
+ */
+export async function aplicarEventoDeRastreio(event: TrackingMessage, manager: EntityManager): Promise<void> {
+  const { idLoja } = event;
+  const pedido = event.data;
+  // pedido.salvo carries the order as it now is; a tracking event may leave pedidoCanal out.
+  const canal = event.type === 'pedido.salvo' ? '$5' : 'COALESCE($5, rastreio_pedidos.pedido_canal)';
+  await manager.query(
+    `INSERT INTO rastreio_pedidos (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, link_rastreio)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (id_pedido) DO UPDATE SET numero_pedido = $3, tipo_pedido = $4, pedido_canal = ${canal}, link_rastreio = $6
+     WHERE rastreio_pedidos.id_loja = $2`,
+    [pedido.idPedido, idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal ?? null, pedido.linkRastreio],
+  );
+  if (event.type === 'pedido.salvo') return;
+  const { data } = event;
+  if (event.type === 'rastreio.evento.registrado') {
+    await salvarVolume(manager, idLoja, data, event.data.encerraVolume);
+    await manager.query(
+      `INSERT INTO rastreio_eventos (id_loja, hash, id_pedido, chave_envio, data_hora, descricao, visivel)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id_loja, hash) DO NOTHING`,
+      [idLoja, data.hash, data.idPedido, data.chaveEnvio, data.dataHora, data.descricao, data.visivelClienteFinal],
+    );
+  } else {
+    await salvarVolume(manager, idLoja, data, false);
+    // A correction gives the event's values as they now are, visibility included.
+    await manager.query(
+      `INSERT INTO rastreio_eventos (id_loja, hash, id_pedido, chave_envio, data_hora, descricao, visivel)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (id_loja, hash) DO UPDATE SET data_hora = $5, descricao = $6, visivel = $7`,
+      [idLoja, data.hash, data.idPedido, data.chaveEnvio, data.dataHora, data.descricao, data.visivelClienteFinal],
+    );
+  }
+}
+
+async function salvarVolume(manager: EntityManager, idLoja: number, volume: VolumeRef, encerra: boolean): Promise<void> {
+  await manager.query(
+    `INSERT INTO rastreio_volumes (id_pedido, chave_envio, id_loja, codigo_rastreio, codigo_envio, rotulo, encerrado)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (id_pedido, chave_envio) DO UPDATE SET
+       codigo_rastreio = COALESCE($4, rastreio_volumes.codigo_rastreio),
+       codigo_envio = COALESCE($5, rastreio_volumes.codigo_envio),
+       rotulo = COALESCE($6, rastreio_volumes.rotulo),
+       encerrado = rastreio_volumes.encerrado OR $7
+     WHERE rastreio_volumes.id_loja = $3`,
+    [volume.idPedido, volume.chaveEnvio, idLoja, volume.codigoRastreio ?? null, volume.codigoEnvio ?? null, volume.rotulo ?? null, encerra],
+  );
+}
+
+interface PedidoRow {
+  id_pedido: string;
+  numero_pedido: string;
+  tipo_pedido: 'envio' | 'reversa';
+  pedido_canal: string | null;
+  link_rastreio: string;
+}
+
+interface VolumeEventoRow {
+  id_pedido: string;
+  chave_envio: string;
+  codigo_rastreio: string | null;
+  codigo_envio: string | null;
+  rotulo: string | null;
+  encerrado: boolean;
+  data_hora: string | null;
+  descricao: string | null;
+  ordem_evento: string | null;
+}
+
+/** Reads of the agents' tracking view: always within one store, and customer-visible events only. */
+@Injectable()
+export class RastreioPedidos {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The store's orders whose number, channel number or a volume's tracking code is one of `identificadores` (upper-cased). */
+  async buscar(idLoja: number, identificadores: string[]): Promise<PedidoRastreado[]> {
+    if (identificadores.length === 0) return [];
+    const pedidos = await this.dataSource.query<PedidoRow[]>(
+      `SELECT id_pedido, numero_pedido, tipo_pedido, pedido_canal, link_rastreio FROM rastreio_pedidos
+       WHERE id_loja = $1 AND (upper(numero_pedido) = ANY($2) OR upper(pedido_canal) = ANY($2)
+         OR id_pedido IN (SELECT id_pedido FROM rastreio_volumes WHERE id_loja = $1 AND upper(codigo_rastreio) = ANY($2)))
+       ORDER BY numero_pedido, tipo_pedido, id_pedido
+       LIMIT ${MAX_PEDIDOS}`,
+      [idLoja, identificadores],
+    );
+    if (pedidos.length === 0) return [];
+    const rows = await this.dataSource.query<VolumeEventoRow[]>(
+      `SELECT v.id_pedido, v.chave_envio, v.codigo_rastreio, v.codigo_envio, v.rotulo, v.encerrado,
+              e.data_hora, e.descricao, e.ordem AS ordem_evento
+       FROM rastreio_volumes v
+       LEFT JOIN rastreio_eventos e ON e.id_loja = v.id_loja AND e.id_pedido = v.id_pedido AND e.chave_envio = v.chave_envio AND e.visivel
+       WHERE v.id_loja = $1 AND v.id_pedido = ANY($2)
+       ORDER BY v.ordem, e.ordem`,
+      [idLoja, pedidos.map((pedido) => pedido.id_pedido)],
+    );
+    return pedidos.map((pedido) => {
+      const volumes = new Map<string, PedidoRastreado['volumes'][number]>();
+      for (const row of rows.filter((r) => r.id_pedido === pedido.id_pedido)) {
+        let volume = volumes.get(row.chave_envio);
+        if (!volume) {
+          volume = { chaveEnvio: row.chave_envio, codigoRastreio: row.codigo_rastreio, codigoEnvio: row.codigo_envio, rotulo: row.rotulo, encerrado: row.encerrado, eventos: [] };
+          volumes.set(row.chave_envio, volume);
+        }
+        if (row.data_hora !== null && row.descricao !== null) {
+          volume.eventos.push({ dataHora: row.data_hora, descricao: row.descricao, visivelClienteFinal: true, ordem: Number(row.ordem_evento) });
+        }
+      }
+      return {
+        idPedido: pedido.id_pedido,
+        numeroPedido: pedido.numero_pedido,
+        tipoPedido: pedido.tipo_pedido,
+        pedidoCanal: pedido.pedido_canal,
+        linkRastreio: pedido.link_rastreio,
+        volumes: [...volumes.values()],
+      };
+    });
+  }
+}
