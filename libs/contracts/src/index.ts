@@ -1,3 +1,6 @@
+// Payload classes use class-transformer's @Type, which reads design-time type metadata.
+import 'reflect-metadata';
+
 export * from './envelope';
 export * from './topics';
 export * from './validate-message';
