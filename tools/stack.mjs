@@ -63,7 +63,7 @@ function localCertificate(dataDir, log) {
 
 async function createTopics(brokers, log) {
   const { Kafka, logLevel } = require('kafkajs');
-  const { TOPIC_SPECS } = require(join(root, 'dist/libs/contracts/src/index.js'));
+  const { TOPIC_SPECS } = require(join(root, 'dist/libs/contracts/src/topics.js'));
   const admin = new Kafka({ brokers: [brokers], clientId: 'trilha-stack', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
   try {
