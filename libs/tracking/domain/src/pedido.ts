@@ -144,8 +144,17 @@ export function pedidoRef(pedido: Pedido): PedidoRef {
   };
 }
 
+/** Deep equality of JSON values, whatever the order of object keys (stored events come back with theirs reordered). */
+function iguais(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
+  const keysB = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
+  return keysA.length === keysB.length && keysA.every((key) => iguais((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+}
+
 function mesmosDados(pedido: Pedido, dados: DadosPedido): boolean {
-  return (Object.keys(dados) as (keyof DadosPedido)[]).every((campo) => JSON.stringify(pedido[campo]) === JSON.stringify(dados[campo]));
+  return (Object.keys(dados) as (keyof DadosPedido)[]).every((campo) => iguais(pedido[campo], dados[campo]));
 }
 
 function decideSalvar(command: Extract<PedidoCommand, { tipo: 'salvar' }>, state: PedidoState): PedidoEvent[] {

@@ -103,8 +103,9 @@ export function paginaNaoEncontrada(): string {
     'Rastreamento não encontrado',
     `<p class="marca">Rastreamento</p>
 <h1>Não encontramos este rastreamento</h1>
+<p class="resumo">O link pode estar incompleto ou ter sido digitado com algum erro.</p>
 <section class="volume">
-<p>O link pode estar incompleto ou ter sido digitado com algum erro. Confira o endereço recebido da loja ou peça a ela um novo link.</p>
+<p class="vazio">Confira o endereço recebido da loja ou peça a ela um novo link de rastreamento.</p>
 </section>`,
   );
 }
