@@ -65,11 +65,12 @@ describe('the public tracking page at linkRastreio, in a real browser', () => {
     expect(await page.locator('b').count()).toBe(0);
 
     // Fits a phone: no horizontal scrolling, readable text.
-    const layout = await page.evaluate(() => ({
+    // A string: the test is compiled without the DOM's types.
+    const layout = (await page.evaluate(`({
       scrollWidth: document.documentElement.scrollWidth,
       clientWidth: document.documentElement.clientWidth,
-      fontSize: parseFloat(getComputedStyle(document.querySelector('li p')!).fontSize),
-    }));
+      fontSize: parseFloat(getComputedStyle(document.querySelector('li p')).fontSize),
+    })`)) as { scrollWidth: number; clientWidth: number; fontSize: number };
     expect(layout.scrollWidth).toBeLessThanOrEqual(layout.clientWidth);
     expect(layout.fontSize).toBeGreaterThanOrEqual(14);
 
