@@ -31,12 +31,10 @@ export class RastreiosProjection implements Projection {
     );
     if (event.type !== 'rastreio.evento.registrado') return;
     await manager.query(`INSERT INTO rastreio_hashes (hash, id_loja, id_pedido) VALUES ($1, $2, $3)`, [event.data.hash, stored.idLoja, idPedido]);
-    if (event.data.codigoRastreio) {
-      await manager.query(`INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-        stored.idLoja,
-        event.data.codigoRastreio,
-        idPedido,
-      ]);
+    // Only a code new to the order needs its lookup row.
+    const codigo = event.data.codigoRastreio;
+    if (codigo && !row?.estado.volumes.some((volume) => volume.codigoRastreio === codigo)) {
+      await manager.query(`INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [stored.idLoja, codigo, idPedido]);
     }
   }
 
