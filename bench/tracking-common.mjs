@@ -119,7 +119,7 @@ export async function benchStack(name, { logLevel }) {
   // The benchmark spreads its load over many stores so no per-store limit is hit; the operator
   // routes it uses to create them are limited per client address, so that limit is lifted.
   process.env.RATE_LIMIT_DEFAULT_PER_MINUTE ??= '100000000';
-  const dataDir = mkdtempSync(join(tmpdir(), `trilha-bench-${name}-`));
+  const dataDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const ports = stackPorts({ gateway: 38443, kafka: 39092, postgres: 35432, redis: 36379, ops: 38180 });
   say(`starting a durable stack in ${dataDir} (gateway :${ports.gateway})`);
   const stack = await startStack({ dataDir, ports, fast: false, logLevel, log: (line) => say(line) });
@@ -178,6 +178,7 @@ async function insertRows(db, table, columns, types, rows) {
  */
 export async function loadTrackingData(stack, stores, { orders, volumes, events }) {
   const db = new Client({ connectionString: stack.infra.databaseUrl, options: '-c search_path=tracking' });
+  db.on('error', (error) => say(`data: database connection lost: ${error.message}`));
   await db.connect();
   const publicBaseUrl = stack.env['tracking-service'].PUBLIC_BASE_URL;
   const started = Date.now();

@@ -12,12 +12,16 @@
 // process serving one real tracking record from memory over HTTPS with the stack's
 // certificate), then against the gateway, each request for a random store, order and filter
 // (numeroPedido, codigoRastreio, idPedido, pedidoCanal). The load is spread over all stores so
-// none reaches its 120/min limit. Progress goes to stderr; the report to stdout.
+// none reaches its 120/min limit. Between the two, the same load straight at the tracking
+// service's internal port shows how the time splits between it and the gateway.
+// Progress goes to stderr; the report to stdout.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import {
   benchStack, closedLoop, cpuMeter, createStores, describeResult, httpsAgent, loadTrackingData, machine, parseArgs, request, say, sleep,
 } from './tracking-common.mjs';
 
+const { Agent } = createRequire(import.meta.url)('undici');
 const args = parseArgs({ connections: 50, duration: 30, warmup: 5, stores: 1000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: 'false' });
 const TARGET = { rate: 1500, p99: 50 };
 
@@ -92,6 +96,26 @@ async function main() {
     await ceilingAgent.close();
     await sleep(2000);
 
+    // Where the time goes: the tracking service alone, on its internal port (plain HTTP), as the gateway calls it.
+    const internal = stack.env['tracking-service'];
+    const direct = new Agent({ connections: args.connections, pipelining: 1, keepAliveTimeout: 30_000 });
+    let j = 0;
+    const sendToService = async () => {
+      const target = targets[Math.floor(Math.random() * targets.length)];
+      const response = await request(`http://127.0.0.1:${internal.INTERNAL_PORT}/v1/pedidoRastreio?${FILTERS[j++ % FILTERS.length](target)}`, {
+        dispatcher: direct, headers: { 'x-trilha-internal-token': internal.INTERNAL_API_TOKEN, 'x-trilha-loja': String(target.store.idLoja) },
+      });
+      await response.body.arrayBuffer();
+      return response.statusCode;
+    };
+    say(`tracking service alone: internal port, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
+    meter = cpuMeter(stack);
+    const service = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToService }));
+    const serviceCpu = meter();
+    say(`tracking service alone: ${service.line}`);
+    await direct.close();
+    await sleep(2000);
+
     say(`Trilha: GET /v1/pedidoRastreio through the gateway, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
     meter = cpuMeter(stack);
     const trilha = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToGateway }));
@@ -114,6 +138,8 @@ async function main() {
       `                  CPU: ${bareCpu.text}`,
       `  Trilha          ${trilha.line}`,
       `                  CPU: ${trilhaCpu.text}`,
+      `  service alone   ${service.line} (tracking service's internal port, plain HTTP, no gateway)`,
+      `                  CPU: ${serviceCpu.text}`,
       `  ratio           Trilha / ceiling = ${(trilha.rate / bare.rate).toFixed(3)} of the throughput`,
       `  target          ≥ ${TARGET.rate} req/s with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}`,
       '',

@@ -78,6 +78,7 @@ async function main() {
 
     // Every 201 is one stored event, and the relay published them all.
     const db = new Client({ connectionString: stack.infra.databaseUrl });
+    db.on('error', (error) => say(`database connection lost: ${error.message}`));
     await db.connect();
     let outbox;
     for (let waited = 0; waited < 15_000; waited += 500) {
