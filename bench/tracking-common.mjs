@@ -300,7 +300,7 @@ export function openLoop({ rate, seconds, warmupSeconds, send }) {
   let inFlight = 0;
   let maxInFlight = 0;
   let measuredStart = 0;
-  let measuredEnd = 0;
+  let lastAnswer = 0;
   const start = performance.now();
   return new Promise((resolveResult) => {
     let sent = 0;
@@ -308,7 +308,8 @@ export function openLoop({ rate, seconds, warmupSeconds, send }) {
     const done = () => {
       if (!finished || inFlight > 0) return;
       latencies.sort((a, b) => a - b);
-      const elapsed = (measuredEnd - measuredStart) / 1000;
+      // Answered per second: from the first measured request sent to the last one answered.
+      const elapsed = (lastAnswer - measuredStart) / 1000;
       resolveResult({ requests: latencies.length, rate: latencies.length / elapsed, latencies, statuses, errors, elapsed, maxInFlight });
     };
     const fire = (index) => {
@@ -321,7 +322,10 @@ export function openLoop({ rate, seconds, warmupSeconds, send }) {
         .then((status) => measured && statuses.set(status, (statuses.get(status) ?? 0) + 1))
         .catch((error) => measured && errors.set(error.code ?? error.message, (errors.get(error.code ?? error.message) ?? 0) + 1))
         .finally(() => {
-          if (measured) latencies.push(performance.now() - sentAt);
+          if (measured) {
+            lastAnswer = performance.now();
+            latencies.push(lastAnswer - sentAt);
+          }
           inFlight -= 1;
           done();
         });
@@ -331,7 +335,6 @@ export function openLoop({ rate, seconds, warmupSeconds, send }) {
       while (sent < due) fire(sent++);
       if (sent >= total) {
         clearInterval(timer);
-        measuredEnd = performance.now();
         finished = true;
         done();
       }
