@@ -21,21 +21,23 @@ export class RastreiosProjection implements Projection {
     const rastreio = evolveRastreio(row?.estado ?? null, event);
     if (!rastreio) return; // an order without tracking yet
     const { pedido } = rastreio;
+    const registrado = event.type === 'rastreio.evento.registrado' ? event.data : undefined;
+    // Only a code new to the order needs its lookup row.
+    const codigo = registrado?.codigoRastreio && !row?.estado.volumes.some((volume) => volume.codigoRastreio === registrado.codigoRastreio)
+      ? registrado.codigoRastreio
+      : null;
+    // One round trip: the lookups are written by the statement's data-modifying CTEs.
     await manager.query(
-      `INSERT INTO rastreios (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, estado, documento)
+      `WITH hash AS (INSERT INTO rastreio_hashes (hash, id_loja, id_pedido) SELECT $8::text, $2::integer, $1::text WHERE $8::text IS NOT NULL),
+            codigo AS (INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) SELECT $2::integer, $9::text, $1::text WHERE $9::text IS NOT NULL ON CONFLICT DO NOTHING)
+       INSERT INTO rastreios (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, estado, documento)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (id_pedido) DO UPDATE SET
          numero_pedido = EXCLUDED.numero_pedido, tipo_pedido = EXCLUDED.tipo_pedido, pedido_canal = EXCLUDED.pedido_canal,
          estado = EXCLUDED.estado, documento = EXCLUDED.documento`,
-      [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, rastreio, JSON.stringify(registroRastreio(rastreio))],
+      [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, rastreio, JSON.stringify(registroRastreio(rastreio)),
+        registrado?.hash ?? null, codigo],
     );
-    if (event.type !== 'rastreio.evento.registrado') return;
-    await manager.query(`INSERT INTO rastreio_hashes (hash, id_loja, id_pedido) VALUES ($1, $2, $3)`, [event.data.hash, stored.idLoja, idPedido]);
-    // Only a code new to the order needs its lookup row.
-    const codigo = event.data.codigoRastreio;
-    if (codigo && !row?.estado.volumes.some((volume) => volume.codigoRastreio === codigo)) {
-      await manager.query(`INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [stored.idLoja, codigo, idPedido]);
-    }
   }
 
   async reset(manager: EntityManager): Promise<void> {
