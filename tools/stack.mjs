@@ -98,6 +98,8 @@ function serviceEnvironments({ infra, ports, secrets, tls, logLevel }) {
   return Object.fromEntries(SERVICES.map((service) => {
     const env = { ...common, OPS_PORT: String(ports.ops[service]), INTERNAL_API_TOKEN: secrets.internalApiToken };
     if (service !== 'api-gateway') env.INTERNAL_PORT = String(ports.internal[service]);
+    // linkRastreio points at the gateway, which serves /rastreio/<token> from the tracking service.
+    if (service === 'tracking-service') env.PUBLIC_BASE_URL = `https://localhost:${ports.gateway}`;
     if (service === 'api-gateway') {
       Object.assign(env, {
         PUBLIC_PORT: String(ports.gateway),

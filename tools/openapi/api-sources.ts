@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AtendimentoHttpModule } from '@trilha/atendimento';
 import { LojasModule } from '@trilha/lojas';
+import { TrackingModule } from '@trilha/tracking';
 
 /**
  * Where the public API's routes are declared: each service's HTTP module. A route added to one
@@ -13,5 +14,6 @@ export const API_SOURCES: { service: string; module: () => DynamicModule | Type 
     // Options only shape what the module would do at run time; documentation needs none of it.
     module: () => LojasModule.register({ tokenSecret: 'documentation-only-'.padEnd(32, '-'), tokenTtlSeconds: 3600 }),
   },
+  { service: 'tracking-service', module: () => TrackingModule.register({ publicBaseUrl: 'https://documentation.invalid' }) },
   { service: 'atendimento-service', module: () => AtendimentoHttpModule },
 ];

@@ -1,16 +1,20 @@
 import './tracing';
-import { TOPICS } from '@trilha/contracts';
 import { EventStoreModule } from '@trilha/event-store';
 import { loggingModule } from '@trilha/observability';
 import { main, runInternalService } from '@trilha/service-runtime';
+import { PAGINA_PUBLICA_ROUTES, PedidosProjection, RastreiosProjection, Tracking1732000000300, TrackingModule, trackingRouting } from '@trilha/tracking';
+import { trackingConfigSchema } from './config';
 
-/** Orders, volumes and tracking events. Every event it stores is published to tracking.events.v1. */
+/** Orders, volumes and tracking events, and the public tracking page. Its events go to tracking.events.v1. */
 main(() =>
   runInternalService({
     name: 'tracking-service',
     schema: 'tracking',
-    migrations: [],
+    migrations: [Tracking1732000000300],
+    config: trackingConfigSchema,
     consumes: false,
+    projections: [new PedidosProjection(), new RastreiosProjection()],
+    prefixExclude: PAGINA_PUBLICA_ROUTES,
     module: (config, database) => ({
       module: class TrackingServiceModule {},
       imports: [
@@ -20,8 +24,10 @@ main(() =>
           database,
           runMigrations: config.DB_MIGRATIONS_RUN,
           kafkaBrokers: config.KAFKA_BROKERS,
-          routing: (event) => ({ topic: TOPICS.tracking, data: event.data }),
+          routing: trackingRouting,
+          projections: [PedidosProjection, RastreiosProjection],
         }),
+        TrackingModule.register({ publicBaseUrl: config.PUBLIC_BASE_URL }),
       ],
     }),
   }),

@@ -1,0 +1,169 @@
+// Benchmark: GET /v1/pedidoRastreio through the gateway over HTTPS, against a bare Node HTTPS
+// server answering the same JSON from memory (the ceiling), in the same run.
+//
+//   Target (issue 3): ≥ 1,500 req/s with p99 ≤ 50 ms at 50 connections, with the whole stack on
+//   this 2-core machine and 1,000 stores × 20 orders × 2 volumes × 10 events loaded.
+//
+//   node bench/tracking-read.mjs [--connections=50 --duration=30 --warmup=5 --stores=1000 --log-level=warn --keep]
+//
+// It starts its own durable stack (tools/stack.mjs) in a temporary directory on its own ports,
+// creates the stores through the API, loads the data set (bench/tracking-common.mjs), then runs
+// two closed loops of `connections` concurrent requests: first against the ceiling (a child
+// process serving one real tracking record from memory over HTTPS with the stack's
+// certificate), then against the gateway, each request for a random store, order and filter
+// (numeroPedido, codigoRastreio, idPedido, pedidoCanal). The load is spread over all stores so
+// none reaches its 120/min limit. Between the two, the same load straight at the tracking
+// service's internal port shows how the time splits between it and the gateway.
+// Progress goes to stderr; the report to stdout.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import {
+  benchStack, closedLoop, cpuMeter, createStores, describeResult, httpsAgent, loadTrackingData, machine, parseArgs, request, say, sleep,
+} from './tracking-common.mjs';
+
+const { Agent } = createRequire(import.meta.url)('undici');
+const args = parseArgs({ connections: 50, duration: 30, warmup: 5, stores: 1000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: 'false' });
+const TARGET = { rate: 1500, p99: 50 };
+
+/** The ceiling: the same JSON from memory, on a bare Node HTTPS server in its own process. */
+function startCeiling(certFile, keyFile, body) {
+  const source = `
+    const https = require('node:https');
+    const fs = require('node:fs');
+    const body = Buffer.from(process.env.BODY);
+    https.createServer({ cert: fs.readFileSync(process.env.CERT), key: fs.readFileSync(process.env.KEY) }, (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });`;
+  const child = spawn(process.execPath, ['-e', source], { env: { ...process.env, BODY: body, CERT: certFile, KEY: keyFile }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolvePort) => child.stdout.once('data', (chunk) => resolvePort({ child, port: Number(String(chunk).trim()) })));
+}
+
+let stopStack;
+let ceiling;
+
+async function main() {
+  const facts = machine();
+  say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load ${facts.load}`);
+  const { stack, stop } = await benchStack('tracking-read', { logLevel: args['log-level'] });
+  stopStack = stop;
+  let ok = false;
+  try {
+    say(`creating ${args.stores} stores and their tokens`);
+    const stores = await createStores(stack, args.stores);
+    const counts = await loadTrackingData(stack, stores, args);
+
+    const targets = stores.flatMap((store) => store.pedidos.map((pedido) => ({ store, pedido })));
+    const FILTERS = [
+      ({ pedido }) => `chave=numeroPedido&valor=${pedido.numeroPedido}`,
+      ({ pedido }) => `chave=codigoRastreio&valor=${pedido.codigos[1]}`,
+      ({ pedido }) => `chave=idPedido&valor=${pedido.idPedido}`,
+      ({ pedido }) => `chave=pedidoCanal&valor=${pedido.pedidoCanal}`,
+    ];
+    const gateway = httpsAgent(stack.caFile, args.connections);
+    let i = 0;
+    const sendToGateway = async () => {
+      const target = targets[Math.floor(Math.random() * targets.length)];
+      const response = await request(`${stack.baseUrl}/pedidoRastreio?${FILTERS[i++ % FILTERS.length](target)}`, {
+        dispatcher: gateway, headers: { authorization: `Bearer ${target.store.token}` },
+      });
+      await response.body.arrayBuffer();
+      return response.statusCode;
+    };
+
+    // One real record, as the API returns it, for the ceiling and to check the data set.
+    const sample = await request(`${stack.baseUrl}/pedidoRastreio?${FILTERS[0](targets[0])}`, { dispatcher: gateway, headers: { authorization: `Bearer ${targets[0].store.token}` } });
+    const sampleBody = await sample.body.text();
+    if (sample.statusCode !== 200) throw new Error(`sample GET /pedidoRastreio: ${sample.statusCode} ${sampleBody}`);
+    const record = JSON.parse(sampleBody);
+    say(`a record: ${sampleBody.length} bytes, ${record.totalVolumes} volumes, ${record.volumes.map((v) => v.totalEventos).join('+')} events`);
+
+    ceiling = await startCeiling(stack.env['api-gateway'].TLS_CERT_FILE, stack.env['api-gateway'].TLS_KEY_FILE, sampleBody);
+    const ceilingAgent = httpsAgent(stack.caFile, args.connections);
+    const ceilingUrl = `https://localhost:${ceiling.port}/v1/pedidoRastreio`;
+    const sendToCeiling = async () => {
+      const response = await request(ceilingUrl, { dispatcher: ceilingAgent });
+      await response.body.arrayBuffer();
+      return response.statusCode;
+    };
+
+    say(`ceiling: bare Node HTTPS server, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
+    let meter = cpuMeter(stack, new Map([[ceiling.child.pid, 'ceiling server']]));
+    const bare = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToCeiling }));
+    const bareCpu = meter();
+    say(`ceiling: ${bare.line}`);
+    ceiling.child.kill();
+    await ceilingAgent.close();
+    await sleep(2000);
+
+    // Where the time goes: the tracking service alone, on its internal port (plain HTTP), as the gateway calls it.
+    const internal = stack.env['tracking-service'];
+    const direct = new Agent({ connections: args.connections, pipelining: 1, keepAliveTimeout: 30_000 });
+    let j = 0;
+    const sendToService = async () => {
+      const target = targets[Math.floor(Math.random() * targets.length)];
+      const response = await request(`http://127.0.0.1:${internal.INTERNAL_PORT}/v1/pedidoRastreio?${FILTERS[j++ % FILTERS.length](target)}`, {
+        dispatcher: direct, headers: { 'x-trilha-internal-token': internal.INTERNAL_API_TOKEN, 'x-trilha-loja': String(target.store.idLoja) },
+      });
+      await response.body.arrayBuffer();
+      return response.statusCode;
+    };
+    say(`tracking service alone: internal port, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
+    meter = cpuMeter(stack);
+    const service = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToService }));
+    const serviceCpu = meter();
+    say(`tracking service alone: ${service.line}`);
+    await direct.close();
+    await sleep(2000);
+
+    say(`Trilha: GET /v1/pedidoRastreio through the gateway, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
+    meter = cpuMeter(stack);
+    const trilha = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToGateway }));
+    const trilhaCpu = meter();
+    say(`Trilha: ${trilha.line}`);
+    await gateway.close();
+
+    const pass = trilha.rate >= TARGET.rate && trilha.p99 <= TARGET.p99;
+    const end = machine();
+    process.stdout.write([
+      '',
+      'GET /v1/pedidoRastreio through the gateway (HTTPS), closed loop',
+      `  date            ${facts.date}`,
+      `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}`,
+      `  load average    ${facts.load} before the stack started, ${end.load} at the end (the machine is shared)`,
+      `  stack           durable (PostgreSQL fsync on), log level ${args['log-level']}`,
+      `  data            ${args.stores} stores × ${args.orders} orders × ${args.volumes} volumes × ${args.events} events: ${counts.pedidos} orders, ${counts.events} stored events`,
+      `  requests        ${args.connections} connections, ${args.duration} s after ${args.warmup} s warm-up; random store and order, the four filters in turn`,
+      `  ceiling         ${bare.line}`,
+      `                  CPU: ${bareCpu.text}`,
+      `  Trilha          ${trilha.line}`,
+      `                  CPU: ${trilhaCpu.text}`,
+      `  service alone   ${service.line} (tracking service's internal port, plain HTTP, no gateway)`,
+      `                  CPU: ${serviceCpu.text}`,
+      `  ratio           Trilha / ceiling = ${(trilha.rate / bare.rate).toFixed(3)} of the throughput`,
+      `  target          ≥ ${TARGET.rate} req/s with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}`,
+      '',
+    ].join('\n'));
+    ok = true;
+    return pass;
+  } finally {
+    ceiling?.child.kill();
+    await stop(!ok || args.keep === 'true');
+  }
+}
+
+main().then(
+  (pass) => process.exit(pass ? 0 : 1),
+  (error) => {
+    say(`benchmark failed: ${error.stack ?? error.message}`);
+    process.exit(1);
+  },
+);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    say(`${signal}: aborting`);
+    ceiling?.child.kill();
+    await stopStack?.(true);
+    process.exit(130);
+  });
+}

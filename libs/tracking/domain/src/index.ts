@@ -1,0 +1,4 @@
+export * from './pedido';
+export * from './volumes';
+export * from './hash-evento';
+export * from './rastreio';

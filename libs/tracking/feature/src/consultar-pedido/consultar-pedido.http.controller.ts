@@ -1,0 +1,21 @@
+import { Controller, Get, Header, Query } from '@nestjs/common';
+import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdLoja } from '@trilha/http';
+import { PedidoResponse } from '../pedido.response';
+import { ConsultarPedidoHandler } from './consultar-pedido.handler';
+import { ConsultarPedidoQuery } from './consultar-pedido.query';
+
+@ApiTags('Pedidos')
+@Controller('pedido')
+export class ConsultarPedidoHttpController {
+  constructor(private readonly handler: ConsultarPedidoHandler) {}
+
+  @Get()
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiOperation({ operationId: 'consultarPedido', summary: 'Um pedido da loja por idPedido, numeroPedido ou pedidoCanal.' })
+  @ApiOkResponse({ type: PedidoResponse })
+  @ApiNotFoundResponse({ description: 'Nenhum pedido da loja com esse filtro.' })
+  consultar(@IdLoja() idLoja: number, @Query() query: ConsultarPedidoQuery): Promise<string> {
+    return this.handler.execute(idLoja, query);
+  }
+}

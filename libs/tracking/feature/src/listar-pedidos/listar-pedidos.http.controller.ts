@@ -1,0 +1,20 @@
+import { Controller, Get, Header, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdLoja } from '@trilha/http';
+import { ListarPedidosHandler } from './listar-pedidos.handler';
+import { ListarPedidosQuery } from './listar-pedidos.query';
+import { ListaPedidosResponse } from './listar-pedidos.response';
+
+@ApiTags('Pedidos')
+@Controller('pedidos')
+export class ListarPedidosHttpController {
+  constructor(private readonly handler: ListarPedidosHandler) {}
+
+  @Get()
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  @ApiOperation({ operationId: 'listarPedidos', summary: 'Lista os pedidos da loja com paginação e filtros (tipoPedido, situacao, período de dataPedido).' })
+  @ApiOkResponse({ type: ListaPedidosResponse })
+  listar(@IdLoja() idLoja: number, @Query() query: ListarPedidosQuery): Promise<string> {
+    return this.handler.execute(idLoja, query);
+  }
+}

@@ -1,0 +1,34 @@
+import { Controller, Get, Param, RequestMethod, Res } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiExcludeEndpoint } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { DataSource } from 'typeorm';
+import { SemLoja } from '@trilha/http';
+import { vistaDoCliente, type Rastreio } from '@trilha/tracking-domain';
+import { TOKEN_RASTREIO } from '../ids';
+import { paginaNaoEncontrada, paginaRastreio } from './pagina-publica.html';
+
+/** Served outside /v1: the gateway forwards GET /rastreio/<token> here, without a store token. */
+export const PAGINA_PUBLICA_ROUTES = [{ path: 'rastreio/:token', method: RequestMethod.GET }];
+
+/** The public tracking page at linkRastreio, for the store's customers. */
+@Controller('rastreio')
+export class PaginaPublicaHttpController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get(':token')
+  @SemLoja()
+  @ApiExcludeEndpoint()
+  async pagina(@Param('token') token: string, @Res() response: Response): Promise<void> {
+    const [row]: { numero_pedido: string; estado: Rastreio | null }[] = TOKEN_RASTREIO.test(token)
+      ? await this.dataSource.query(
+          `SELECT p.numero_pedido, r.estado FROM pedidos p LEFT JOIN rastreios r ON r.id_pedido = p.id_pedido WHERE p.token_rastreio = $1`,
+          [token],
+        )
+      : [];
+    response
+      .status(row ? 200 : 404)
+      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .send(row ? paginaRastreio(vistaDoCliente(row.estado, row.numero_pedido)) : paginaNaoEncontrada());
+  }
+}

@@ -1,0 +1,82 @@
+import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { EventStore, handleCommand, type Decision } from '@trilha/event-store';
+import { InvalidInputException } from '@trilha/http';
+import {
+  ChaveEnvioAusente,
+  EventoNaoEncontrado,
+  PedidoNaoEncontrado,
+  pedidoDecider,
+  pedidoStreamId,
+  VolumeEncerrado,
+  type NovoPedido,
+  type PedidoCommand,
+  type PedidoEvent,
+  type PedidoState,
+  type TipoPedido,
+} from '@trilha/tracking-domain';
+import { novoIdPedido, novoTokenRastreio } from './ids';
+import { TRACKING_OPTIONS, type TrackingOptions } from './tracking.options';
+
+export interface PedidoDecision {
+  state: PedidoState;
+  events: PedidoEvent[];
+}
+
+/** Raised by the read model's unique key when another request created the same order first. */
+const CHAVE_DO_PEDIDO = 'pedidos_chave_unica';
+
+/** Runs order commands against the order's stream, turning domain refusals into HTTP answers. */
+@Injectable()
+export class PedidoCommands {
+  constructor(
+    private readonly store: EventStore,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(TRACKING_OPTIONS) private readonly options: TrackingOptions,
+  ) {}
+
+  /**
+   * Runs a command on the store's order with this numeroPedido + tipoPedido, creating it when
+   * there is none. Two requests that both see no order each try to create one; the read
+   * model's unique key lets only one commit, and the other runs again on the order that won.
+   */
+  async naChave(
+    idLoja: number,
+    numeroPedido: string,
+    tipoPedido: TipoPedido,
+    command: (novo?: NovoPedido) => PedidoCommand,
+  ): Promise<PedidoDecision & { criado: boolean }> {
+    for (let attempt = 1; ; attempt += 1) {
+      const [row]: { id_pedido: string }[] = await this.dataSource.query(
+        `SELECT id_pedido FROM pedidos WHERE id_loja = $1 AND numero_pedido = $2 AND tipo_pedido = $3`,
+        [idLoja, numeroPedido, tipoPedido],
+      );
+      const novo = row ? undefined : this.novoPedido();
+      try {
+        const decision = await this.executar(idLoja, row?.id_pedido ?? novo!.idPedido, command(novo));
+        return { ...decision, criado: novo !== undefined };
+      } catch (error) {
+        const lostTheRace = !row && (error as { constraint?: string }).constraint === CHAVE_DO_PEDIDO;
+        if (!lostTheRace || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  async executar(idLoja: number, idPedido: string, command: PedidoCommand): Promise<PedidoDecision> {
+    try {
+      const decision: Decision<PedidoState> = await handleCommand(this.store, pedidoDecider, pedidoStreamId(idPedido), command, { idLoja });
+      return { state: decision.state, events: decision.events as unknown as PedidoEvent[] };
+    } catch (error) {
+      if (error instanceof PedidoNaoEncontrado || error instanceof EventoNaoEncontrado) throw new NotFoundException(error.message);
+      if (error instanceof VolumeEncerrado) throw new ConflictException(error.message);
+      if (error instanceof ChaveEnvioAusente) throw new InvalidInputException([{ campo: 'codigoRastreio', mensagem: error.message }]);
+      throw error;
+    }
+  }
+
+  private novoPedido(): NovoPedido {
+    const tokenRastreio = novoTokenRastreio();
+    return { idPedido: novoIdPedido(), tokenRastreio, linkRastreio: `${this.options.publicBaseUrl}/rastreio/${tokenRastreio}` };
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Projection, StoredEvent } from '@trilha/event-store';
+import { evolveRastreio, registroRastreio, type PedidoEvent, type Rastreio } from '@trilha/tracking-domain';
+import { bloquearEscritas } from './bloquear-escritas';
+
+/**
+ * Tracking records (GET /pedidoRastreio, the public page), with the lookups that find an
+ * order by a volume's tracking code and by an event's hash (corrections). The record is
+ * stored as the JSON the API answers, so a read is one indexed query and no serialisation.
+ */
+@Injectable()
+export class RastreiosProjection implements Projection {
+  readonly name = 'rastreios';
+  readonly handles = ['pedido.salvo', 'rastreio.evento.registrado', 'rastreio.evento.corrigido'];
+
+  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+    const event = stored as unknown as PedidoEvent;
+    const { idPedido } = event.data;
+    const [row]: { estado: Rastreio }[] = await manager.query(`SELECT estado FROM rastreios WHERE id_pedido = $1`, [idPedido]);
+    const rastreio = evolveRastreio(row?.estado ?? null, event);
+    if (!rastreio) return; // an order without tracking yet
+    const { pedido } = rastreio;
+    const registrado = event.type === 'rastreio.evento.registrado' ? event.data : undefined;
+    // Only a code new to the order needs its lookup row.
+    const codigo = registrado?.codigoRastreio && !row?.estado.volumes.some((volume) => volume.codigoRastreio === registrado.codigoRastreio)
+      ? registrado.codigoRastreio
+      : null;
+    // One round trip: the lookups are written by the statement's data-modifying CTEs.
+    await manager.query(
+      `WITH hash AS (INSERT INTO rastreio_hashes (hash, id_loja, id_pedido) SELECT $8::text, $2::integer, $1::text WHERE $8::text IS NOT NULL),
+            codigo AS (INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) SELECT $2::integer, $9::text, $1::text WHERE $9::text IS NOT NULL ON CONFLICT DO NOTHING)
+       INSERT INTO rastreios (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, estado, documento)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (id_pedido) DO UPDATE SET
+         numero_pedido = EXCLUDED.numero_pedido, tipo_pedido = EXCLUDED.tipo_pedido, pedido_canal = EXCLUDED.pedido_canal,
+         estado = EXCLUDED.estado, documento = EXCLUDED.documento`,
+      [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, rastreio, JSON.stringify(registroRastreio(rastreio)),
+        registrado?.hash ?? null, codigo],
+    );
+  }
+
+  async reset(manager: EntityManager): Promise<void> {
+    await bloquearEscritas(manager);
+    await manager.query(`DELETE FROM rastreio_codigos`);
+    await manager.query(`DELETE FROM rastreio_hashes`);
+    await manager.query(`DELETE FROM rastreios`);
+  }
+}

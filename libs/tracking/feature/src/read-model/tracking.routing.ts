@@ -1,0 +1,14 @@
+import { TOPICS, type PedidoSalvoData } from '@trilha/contracts';
+import type { OutboxRouting } from '@trilha/event-store';
+import type { Pedido } from '@trilha/tracking-domain';
+
+/**
+ * Every event of an order goes to `tracking.events.v1`. `pedido.salvo` is published with the
+ * contract's fields only: the customer's data and the page token's bookkeeping stay here.
+ */
+export const trackingRouting: OutboxRouting = (event) => {
+  if (event.type !== 'pedido.salvo') return { topic: TOPICS.tracking, data: event.data };
+  const { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm } = event.data as Pedido;
+  const data: PedidoSalvoData = { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm };
+  return { topic: TOPICS.tracking, data };
+};

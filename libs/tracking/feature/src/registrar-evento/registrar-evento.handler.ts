@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { hashEvento, volumeDoEvento, type NovoEvento } from '@trilha/tracking-domain';
+import { PedidoCommands } from '../pedido-commands.service';
+import type { RegistrarEventoRequest } from './registrar-evento.request';
+import type { EventoRegistradoResponse } from './registrar-evento.response';
+
+/** Registers a tracking event, creating the order and the volume on first use; idempotent. */
+@Injectable()
+export class RegistrarEventoHandler {
+  constructor(private readonly commands: PedidoCommands) {}
+
+  async execute(idLoja: number, body: RegistrarEventoRequest, origem: string): Promise<{ novo: boolean; resposta: EventoRegistradoResponse }> {
+    const evento: NovoEvento = {
+      numeroPedido: body.numeroPedido,
+      tipoPedido: body.tipoPedido ?? 'envio',
+      pedidoCanal: body.pedidoCanal ?? null,
+      codigoRastreio: body.codigoRastreio ?? null,
+      chaveNFe: body.chaveNFe ?? null,
+      identificador: body.identificador ?? null,
+      codigoEnvio: body.codigoEnvio ?? null,
+      rotulo: body.rotulo ?? null,
+      dataHora: body.dataHora,
+      descricao: body.descricao,
+      sigla: body.sigla ?? '',
+      visivelClienteFinal: body.visivelClienteFinal ?? true,
+      encerraVolume: body.encerraVolume ?? false,
+      origem,
+    };
+    const agora = new Date().toISOString();
+    const { state, events } = await this.commands.naChave(idLoja, evento.numeroPedido, evento.tipoPedido, (novo) => ({
+      tipo: 'registrarEvento',
+      idLoja,
+      evento,
+      novo,
+      agora,
+    }));
+    const pedido = state.pedido!;
+    // Recorded now or before (a repeated post), the event is in the volume its keys name.
+    const volume = volumeDoEvento(state.volumes, evento);
+    return {
+      novo: events.some((event) => event.type === 'rastreio.evento.registrado'),
+      resposta: {
+        idPedido: pedido.idPedido,
+        numeroPedido: pedido.numeroPedido,
+        chaveEnvio: volume.chaveEnvio,
+        origemChave: volume.origemChave,
+        hash: hashEvento({ idLoja, idPedido: pedido.idPedido, chaveEnvio: volume.chaveEnvio, ...evento }),
+        linkRastreio: pedido.linkRastreio,
+      },
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { IsNotEmpty, IsOptional, IsString, isISO8601, MaxLength, registerDecorator } from 'class-validator';
+
+/** ISO 8601 date and time with an offset (`Z` or `±hh:mm`), as the spec's dates are. */
+const DATA_HORA_COM_FUSO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const DATA_HORA_MAX = 40;
+
+export function ehDataHoraComFuso(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= DATA_HORA_MAX && DATA_HORA_COM_FUSO.test(value) && isISO8601(value, { strict: true, strictSeparator: true });
+}
+
+/** A date and time in ISO 8601 with an offset, at most 40 characters, that exists in the calendar. */
+export function DataHora(api: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: String, format: 'date-time', maxLength: DATA_HORA_MAX, example: '2026-11-22T10:15:00-03:00', ...api } as ApiPropertyOptions),
+    (target: object, propertyName: string | symbol) =>
+      registerDecorator({
+        name: 'dataHoraComFuso',
+        target: target.constructor,
+        propertyName: propertyName as string,
+        validator: {
+          validate: ehDataHoraComFuso,
+          defaultMessage: (args) => `${args?.property} deve ser data e hora ISO 8601 com fuso, como 2026-11-22T10:15:00-03:00`,
+        },
+      }),
+  );
+}
+
+/** A required, non-empty string of at most `max` characters. */
+export function Texto(max: number, api: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: String, maxLength: max, ...api } as ApiPropertyOptions),
+    IsString({ message: '$property deve ser um texto' }),
+    IsNotEmpty({ message: '$property não pode ser vazio' }),
+    MaxLength(max, { message: `$property deve ter no máximo ${max} caracteres` }),
+  );
+}
+
+/** An optional string of at most `max` characters (absent or null when not informed). */
+export function TextoOpcional(max: number, api: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: String, maxLength: max, required: false, ...api } as ApiPropertyOptions),
+    IsOptional(),
+    IsString({ message: '$property deve ser um texto' }),
+    IsNotEmpty({ message: '$property não pode ser vazio' }),
+    MaxLength(max, { message: `$property deve ter no máximo ${max} caracteres` }),
+  );
+}
