@@ -252,7 +252,9 @@ const gateway: ServiceChart = {
   },
 };
 
-const trackingConfig = { PUBLIC_BASE_URL: 'https base URL of the public tracking page links (linkRastreio), e.g. https://rastreio.example.com.' };
+const trackingExtra = {
+  publicBaseUrl: str('Required. https base URL of the public tracking page links (linkRastreio, PUBLIC_BASE_URL): the host whose /rastreio the gateway serves, e.g. https://rastreio.example.com.', { pattern: '^$|^https://' }),
+};
 const deliveryConfig = {
   WEBHOOK_ALLOWED_CIDRS: 'Networks webhook URLs may resolve to although private (comma-separated CIDRs). Empty in production.',
   WEBHOOK_CA_FILE: 'Extra CA (PEM file path, mount it with extraVolumes) trusted for webhook TLS.',
@@ -301,7 +303,7 @@ const umbrella: Schema = {
 export const VALUES_SCHEMAS: Record<string, Schema> = {
   trilha: umbrella,
   'api-gateway': serviceChartSchema(gateway),
-  'tracking-service': serviceChartSchema(internalService('tracking-service', trackingConfig)),
+  'tracking-service': serviceChartSchema(internalService('tracking-service', {}, trackingExtra)),
   'atendimento-service': serviceChartSchema(internalService('atendimento-service', {})),
   'delivery-service': serviceChartSchema(internalService('delivery-service', deliveryConfig, { keda })),
 };
