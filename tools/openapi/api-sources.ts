@@ -1,4 +1,5 @@
 import type { DynamicModule, Type } from '@nestjs/common';
+import { DeliveryHttpModule } from '@trilha/delivery';
 import { LojasModule } from '@trilha/lojas';
 
 /**
@@ -12,4 +13,5 @@ export const API_SOURCES: { service: string; module: () => DynamicModule | Type 
     // Options only shape what the module would do at run time; documentation needs none of it.
     module: () => LojasModule.register({ tokenSecret: 'documentation-only-'.padEnd(32, '-'), tokenTtlSeconds: 3600 }),
   },
+  { service: 'delivery-service', module: () => DeliveryHttpModule },
 ];

@@ -1,14 +1,16 @@
 import './tracing';
-import { DeliveryModule, LojasConhecidas1732000000200 } from '@trilha/delivery';
+import { z } from 'zod';
+import { DeliveryModule, deliveryOptions, deliverySettings, LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300 } from '@trilha/delivery';
 import { EventStoreModule } from '@trilha/event-store';
 import { loggingModule } from '@trilha/observability';
-import { main, runInternalService } from '@trilha/service-runtime';
+import { internalServiceSettings, main, runInternalService } from '@trilha/service-runtime';
 
 main(() =>
   runInternalService({
     name: 'delivery-service',
     schema: 'delivery',
-    migrations: [LojasConhecidas1732000000200],
+    migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300],
+    config: z.object({ ...internalServiceSettings, ...deliverySettings }),
     consumes: true,
     module: (config, database) => ({
       module: class DeliveryServiceModule {},
@@ -22,7 +24,7 @@ main(() =>
           routing: () => null,
           projections: [],
         }),
-        DeliveryModule,
+        DeliveryModule.register(deliveryOptions(config, database.url)),
       ],
     }),
   }),

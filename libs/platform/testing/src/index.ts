@@ -2,3 +2,5 @@ export * from './stack';
 export * from './https-client';
 export * from './service-logs';
 export * from './replicas';
+export * from './webhook-receiver';
+export * from './event-publisher';
