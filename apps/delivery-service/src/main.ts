@@ -12,6 +12,9 @@ main(() =>
     migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300],
     config: z.object({ ...internalServiceSettings, ...deliverySettings }),
     consumes: true,
+    // Recording a notification is one short transaction; several partitions at once keep up
+    // with thousands of events per second, while each store's events stay in order.
+    consumerPartitions: 6,
     module: (config, database) => ({
       module: class DeliveryServiceModule {},
       imports: [

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
 import { FLAG_DO_EVENTO } from '@trilha/delivery-domain';
 import { currentTraceparent } from '@trilha/observability';
-import { avisarEntregas, travarLojas } from '../shared/banco';
+import { CANAL_ENTREGAS, travarLojas } from '../shared/banco';
 import { enfileirar } from '../shared/fila';
 import { webhookDaLoja } from '../shared/webhooks';
 
@@ -23,13 +23,17 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
     return 'fila';
   }
   if (!webhook.eventos[FLAG_DO_EVENTO[event.type]]) return 'desligado';
+  // The dispatchers are woken (at commit) only when the delivery is due now.
   await manager.query(
-    `INSERT INTO entregas (id_loja, id_evento, evento, data, traceparent, ocorrido_em, proxima_em)
-     SELECT $1, $2, $3, $4, $5, $6,
-            CASE WHEN EXISTS (SELECT 1 FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND tentativas = 0) THEN NULL ELSE now() END
-     ON CONFLICT (id_evento) DO NOTHING`,
-    [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt],
+    `WITH nova AS (
+       INSERT INTO entregas (id_loja, id_evento, evento, data, traceparent, ocorrido_em, proxima_em)
+       SELECT $1, $2, $3, $4, $5, $6,
+              CASE WHEN EXISTS (SELECT 1 FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND tentativas = 0) THEN NULL ELSE now() END
+       ON CONFLICT (id_evento) DO NOTHING
+       RETURNING proxima_em
+     )
+     SELECT pg_notify($7, '') FROM nova WHERE proxima_em IS NOT NULL`,
+    [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, CANAL_ENTREGAS],
   );
-  await avisarEntregas(manager);
   return 'webhook';
 }

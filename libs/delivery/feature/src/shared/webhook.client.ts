@@ -1,6 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { context, propagation } from '@opentelemetry/api';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { Counter, Histogram } from 'prom-client';
 import { assinar, lerRetryAfter } from '@trilha/delivery-domain';
@@ -54,7 +54,8 @@ export class WebhookClient implements OnApplicationShutdown {
     caExtra: string | undefined,
   ) {
     this.agent = new Agent({
-      connect: { ca: caExtra ? [...rootCertificates, caExtra] : undefined, lookup: guard.lookup, timeout: TIMEOUT_MS },
+      // One TLS context for every connection (building one per connection re-parses every root CA).
+      connect: { secureContext: createSecureContext({ ca: caExtra ? [...rootCertificates, caExtra] : undefined }), lookup: guard.lookup, timeout: TIMEOUT_MS },
       headersTimeout: TIMEOUT_MS,
       bodyTimeout: TIMEOUT_MS,
       keepAliveTimeout: 10_000,
