@@ -115,6 +115,8 @@ function serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookRetr
       Object.assign(env, {
         // Local receivers (tests, a developer's machine) listen on loopback with the stack's
         // own self-signed certificate.
+        // Twelve partitions consumed at once, plus the dispatcher's claims and records.
+        DATABASE_POOL_SIZE: '20',
         WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
         WEBHOOK_CA_FILE: tls.cert,
         ...(webhookRetrySchedule && { WEBHOOK_RETRY_SCHEDULE: webhookRetrySchedule }),

@@ -12,9 +12,10 @@ main(() =>
     migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300],
     config: z.object({ ...internalServiceSettings, ...deliverySettings }),
     consumes: true,
-    // Recording a notification is one short transaction; several partitions at once keep up
-    // with thousands of events per second, while each store's events stay in order.
-    consumerPartitions: 6,
+    // Recording a notification is one short transaction: every partition of the topic at once
+    // (each store's events still in order) lets their commits share PostgreSQL's WAL flushes.
+    // DATABASE_POOL_SIZE must leave room for them and the dispatcher (20 in tools/stack.mjs).
+    consumerPartitions: 12,
     module: (config, database) => ({
       module: class DeliveryServiceModule {},
       imports: [

@@ -14,6 +14,11 @@ const MAX_POR_LOJA = 8;
 const LOTE = 200;
 /** Finished attempts recorded per transaction. */
 const LOTE_CONCLUSAO = 500;
+/**
+ * At most one claim per this many ms while wake-ups keep coming: each claim is a commit, and
+ * under load a few ms gather the deliveries that came due meanwhile into one claim.
+ */
+const INTERVALO_MINIMO_MS = 5;
 /** Polling fallback when no NOTIFY comes (and the wait for retries that become due with time). */
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 5000;
@@ -97,8 +102,8 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
         this.acordar = false;
         const livres = MAX_EM_VOO - this.emVoo.size;
         if (livres > 0) {
-          const lotadas = [...this.porLoja].filter(([, n]) => n >= MAX_POR_LOJA).map(([idLoja]) => idLoja);
-          const { reivindicadas, cheio, proximaEmMs } = await this.entregas.reivindicar(Math.min(livres, LOTE), lotadas, (idLoja) => MAX_POR_LOJA - (this.porLoja.get(idLoja) ?? 0));
+          const livresPorLoja = new Map([...this.porLoja].map(([idLoja, n]) => [idLoja, MAX_POR_LOJA - n]));
+          const { reivindicadas, cheio, proximaEmMs } = await this.entregas.reivindicar(Math.min(livres, LOTE), MAX_POR_LOJA, livresPorLoja);
           for (const entrega of reivindicadas) this.tentar(entrega);
           if (cheio) continue;
           espera = Math.min(POLL_MS, proximaEmMs ?? POLL_MS);
@@ -109,8 +114,9 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
         espera = backoff;
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
-      // A wake-up that came while claiming is not lost.
+      // A wake-up that came while claiming is not lost; wake-ups in a burst make one claim.
       if (!this.acordar) await this.pause(espera);
+      else await new Promise((resolve) => setTimeout(resolve, INTERVALO_MINIMO_MS));
     }
   }
 
@@ -136,12 +142,15 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
         this.gravar({ entrega, resultado });
       })
       .finally(() => {
-        const restantes = (this.porLoja.get(entrega.idLoja) ?? 1) - 1;
-        if (restantes === 0) this.porLoja.delete(entrega.idLoja);
-        else this.porLoja.set(entrega.idLoja, restantes);
+        const daLoja = this.porLoja.get(entrega.idLoja) ?? 1;
+        if (daLoja === 1) this.porLoja.delete(entrega.idLoja);
+        else this.porLoja.set(entrega.idLoja, daLoja - 1);
+        const cheio = this.emVoo.size >= MAX_EM_VOO;
         this.emVoo.delete(tentativa);
         emVooGauge.set(this.emVoo.size);
-        this.acordarLoop();
+        // A freed slot matters only if claims were held back by a cap; otherwise the outcome's
+        // record (a retry, the store's next event) wakes the loop when it commits.
+        if (cheio || daLoja >= MAX_POR_LOJA) this.acordarLoop();
       });
     this.emVoo.add(tentativa);
     emVooGauge.set(this.emVoo.size);

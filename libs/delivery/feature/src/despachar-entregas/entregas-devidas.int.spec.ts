@@ -47,7 +47,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     return event;
   }
 
-  const todas = async (limite = 100) => (await entregas.reivindicar(limite, [], () => 100)).reivindicadas;
+  const todas = async (limite = 100) => (await entregas.reivindicar(limite, 100, new Map())).reivindicadas;
   const daLoja = (lista: Reivindicada[], idLoja: number) => lista.filter((entrega) => entrega.idLoja === idLoja);
 
   it('never gives one due delivery to two claims', async () => {
@@ -64,7 +64,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
   it('makes a store’s first attempts one after another, in the order of its events, whatever their outcome', async () => {
     // A first retry after 1 s (± 10 %): long enough not to come due during the first claims.
     const lentas = new EntregasDevidas(dataSource, [1000, 2000], 60_000);
-    const claim = async () => daLoja((await lentas.reivindicar(100, [], () => 100)).reivindicadas, idLoja);
+    const claim = async () => daLoja((await lentas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
     const idLoja = await lojaComWebhook();
     const eventos = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
     const [primeira] = await claim();
@@ -88,8 +88,8 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     // Four retries due at once: fail each first attempt in turn.
     for (let n = 0; n < 4; n += 1) await entregas.concluir(daLoja(await todas(), idLoja).map((entrega) => ({ entrega, resultado: falha() })));
     await sleep(350);
-    expect(daLoja((await entregas.reivindicar(100, [idLoja], () => 100)).reivindicadas, idLoja)).toEqual([]);
-    const duas = daLoja((await entregas.reivindicar(100, [], (loja) => (loja === idLoja ? 2 : 100))).reivindicadas, idLoja);
+    expect(daLoja((await entregas.reivindicar(100, 100, new Map([[idLoja, 0]]))).reivindicadas, idLoja)).toEqual([]);
+    const duas = daLoja((await entregas.reivindicar(100, 100, new Map([[idLoja, 2]]))).reivindicadas, idLoja);
     expect(duas).toHaveLength(2);
     const resto = daLoja(await todas(), idLoja);
     expect(resto).toHaveLength(2);
@@ -100,7 +100,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     const curtas = new EntregasDevidas(dataSource, AGENDA, 200);
     const idLoja = await lojaComWebhook();
     await registrar(idLoja);
-    const [antiga] = daLoja((await curtas.reivindicar(100, [], () => 100)).reivindicadas, idLoja);
+    const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
     expect(daLoja(await todas(), idLoja)).toEqual([]);
     await sleep(250);
     const [nova] = daLoja(await todas(), idLoja);

@@ -8,6 +8,11 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * dies with its replica becomes due again by itself; ending the attempt sets it to the next
  * retry, or to null when nothing is left to send. A store's later first attempts wait with a
  * null `proxima_em` until the earlier one has been made (`entregas_primeiras`).
+ *
+ * Every index of `entregas` is paid for twice per delivery (claim and outcome change
+ * `proxima_em`, so no update is HOT): it has only the ones its queries need. An event is
+ * recorded once by the consumer's inbox, so `id_evento` needs no unique index there; the queue
+ * keeps one, so an event is never queued twice.
  */
 export class WebhooksEntregasFila1732000000300 implements MigrationInterface {
   name = 'WebhooksEntregasFila1732000000300';
@@ -25,9 +30,9 @@ export class WebhooksEntregasFila1732000000300 implements MigrationInterface {
     await runner.query(`
       CREATE TABLE entregas (
         id_entrega        uuid        PRIMARY KEY DEFAULT gen_random_uuid(),
-        posicao           bigserial   NOT NULL UNIQUE,
+        posicao           bigserial   NOT NULL,
         id_loja           integer     NOT NULL,
-        id_evento         uuid        NOT NULL UNIQUE,
+        id_evento         uuid        NOT NULL,
         evento            text        NOT NULL,
         data              json        NOT NULL,
         traceparent       text,

@@ -2,9 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
 import { FLAG_DO_EVENTO } from '@trilha/delivery-domain';
 import { currentTraceparent } from '@trilha/observability';
-import { CANAL_ENTREGAS, travarLojas } from '../shared/banco';
-import { enfileirar } from '../shared/fila';
-import { webhookDaLoja } from '../shared/webhooks';
+import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared/banco';
 
 export type Destino = 'webhook' | 'fila' | 'desligado';
 
@@ -16,24 +14,29 @@ export type Destino = 'webhook' | 'fila' | 'desligado';
  * still to be made; then it waits its turn (the dispatcher makes it due).
  */
 export async function registrarNotificacao(manager: EntityManager, event: EventEnvelope): Promise<Destino> {
+  // The lock comes first, in its own statement, so the next one reads what the store's other
+  // writers committed before it (READ COMMITTED takes a snapshot per statement).
   await travarLojas(manager, [event.idLoja]);
-  const webhook = await webhookDaLoja(manager, event.idLoja);
-  if (!webhook) {
-    await enfileirar(manager, [{ idLoja: event.idLoja, idEvento: event.id, evento: event.type, data: event.data, entregaFalhou: false }]);
-    return 'fila';
-  }
-  if (!webhook.eventos[FLAG_DO_EVENTO[event.type]]) return 'desligado';
-  // The dispatchers are woken (at commit) only when the delivery is due now.
-  await manager.query(
-    `WITH nova AS (
+  const [{ destino }] = await consultaPreparada<{ destino: Destino }>(
+    manager,
+    'registrar-notificacao',
+    `WITH webhook AS (
+       SELECT (eventos ->> $7)::boolean AS quer FROM webhooks WHERE id_loja = $1
+     ), entrega AS (
        INSERT INTO entregas (id_loja, id_evento, evento, data, traceparent, ocorrido_em, proxima_em)
        SELECT $1, $2, $3, $4, $5, $6,
               CASE WHEN EXISTS (SELECT 1 FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND tentativas = 0) THEN NULL ELSE now() END
-       ON CONFLICT (id_evento) DO NOTHING
+       FROM webhook WHERE quer
        RETURNING proxima_em
+     ), fila AS (
+       INSERT INTO fila (id_loja, id_evento, evento, data, entrega_falhou)
+       SELECT $1, $2, $3, $4, false WHERE NOT EXISTS (SELECT 1 FROM webhook)
+       ON CONFLICT (id_evento) DO NOTHING
      )
-     SELECT pg_notify($7, '') FROM nova WHERE proxima_em IS NOT NULL`,
-    [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, CANAL_ENTREGAS],
+     SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM webhook) THEN 'fila' WHEN EXISTS (SELECT 1 FROM entrega) THEN 'webhook' ELSE 'desligado' END AS destino,
+            -- The dispatchers are woken (at commit) only when the delivery is due now.
+            (SELECT pg_notify($8, '') FROM entrega WHERE proxima_em IS NOT NULL) AS aviso`,
+    [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS],
   );
-  return 'webhook';
+  return destino;
 }

@@ -1,4 +1,5 @@
-import type { EntityManager } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /** NOTIFY channel: a delivery became due now (a new event, or the next first attempt of a store). */
 export const CANAL_ENTREGAS = 'delivery_entregas';
@@ -20,4 +21,20 @@ export async function travarLojas(manager: EntityManager, idsLoja: number[]): Pr
 
 export async function avisarEntregas(manager: EntityManager): Promise<void> {
   await manager.query(`SELECT pg_notify($1, '')`, [CANAL_ENTREGAS]);
+}
+
+interface PgQueryable {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Runs one of the statements every delivery goes through as a named prepared statement, so
+ * PostgreSQL plans it once per connection instead of at every call (planning these CTEs costs
+ * as much as running them). In a transaction's EntityManager it runs on the transaction's
+ * connection; on the DataSource, on a connection of its pool as a transaction of its own.
+ */
+export async function consultaPreparada<T>(executor: EntityManager | DataSource, nome: string, sql: string, valores: unknown[]): Promise<T[]> {
+  const queryable: PgQueryable = executor instanceof DataSource ? (executor.driver as PostgresDriver).master : await executor.queryRunner!.connect();
+  const { rows } = await queryable.query({ name: `delivery.${nome}`, text: sql, values: valores });
+  return rows as T[];
 }

@@ -35,11 +35,6 @@ export async function webhookDaLoja(manager: Pick<EntityManager, 'query'>, idLoj
   return row && fromRow(row);
 }
 
-export async function webhooksDasLojas(manager: Pick<EntityManager, 'query'>, idsLoja: number[]): Promise<Map<number, Webhook>> {
-  const rows: WebhookRow[] = await manager.query(`SELECT * FROM webhooks WHERE id_loja = ANY($1::int[])`, [idsLoja]);
-  return new Map(rows.map((row) => [row.id_loja, fromRow(row)]));
-}
-
 /** The registration as GET /webhook shows it: without the secret. */
 export function webhookResponse(webhook: Webhook): WebhookResponse {
   return { idWebhook: webhook.idWebhook, url: webhook.url, eventos: webhook.eventos, criadoEm: webhook.criadoEm.toISOString() };
