@@ -87,7 +87,7 @@ async function createTopics(brokers, log) {
 }
 
 /** The environment each service runs with, as a platform team would set it. */
-function serviceEnvironments({ infra, ports, secrets, tls, logLevel }) {
+function serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookRetrySchedule }) {
   const common = {
     DATABASE_URL: infra.databaseUrl,
     KAFKA_BROKERS: infra.kafkaBrokers,
@@ -111,6 +111,17 @@ function serviceEnvironments({ infra, ports, secrets, tls, logLevel }) {
         TRACKING_SERVICE_URL: internalUrl('tracking-service'),
         ATENDIMENTO_SERVICE_URL: internalUrl('atendimento-service'),
         DELIVERY_SERVICE_URL: internalUrl('delivery-service'),
+      });
+    }
+    if (service === 'delivery-service') {
+      Object.assign(env, {
+        // Local receivers (tests, a developer's machine) listen on loopback with the stack's
+        // own self-signed certificate.
+        // Twelve partitions consumed at once, plus the dispatcher's claims and records.
+        DATABASE_POOL_SIZE: '20',
+        WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
+        WEBHOOK_CA_FILE: tls.cert,
+        ...(webhookRetrySchedule && { WEBHOOK_RETRY_SCHEDULE: webhookRetrySchedule }),
       });
     }
     return [service, env];
@@ -170,8 +181,9 @@ export async function startService(stack, service, { name = service, env = {} } 
 /**
  * Starts everything. Returns what a user or a test needs: the base URL, the admin key, the
  * certificate to trust, each service's environment and log file, and `stop()`.
+ * `webhookRetrySchedule` replaces the delivery service's default (tests compress it).
  */
-export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info' }) {
+export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info', webhookRetrySchedule }) {
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   await ensureInfraInstalled({ log });
   const infra = await startInfra({ dataDir: join(dataDir, 'infra'), ports, log, fast });
@@ -185,7 +197,7 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
     await createTopics(infra.kafkaBrokers, log);
     const secrets = localSecrets(dataDir);
     const tls = localCertificate(dataDir, log);
-    stack.env = serviceEnvironments({ infra, ports, secrets, tls, logLevel });
+    stack.env = serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookRetrySchedule });
     // Kept so one-off service commands (tools/service-command.mjs) run with the same settings.
     mkdirSync(join(dataDir, 'env'), { recursive: true, mode: 0o700 });
     for (const service of SERVICES) writeFileSync(join(dataDir, 'env', `${service}.json`), JSON.stringify(stack.env[service], null, 2), { mode: 0o600 });

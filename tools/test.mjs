@@ -14,7 +14,9 @@ const ports = stackPorts({ gateway: 28443, kafka: 29092, postgres: 25432, redis:
 const say = (line) => process.stderr.write(`» ${line}\n`);
 
 say(`starting the test stack in ${dataDir}`);
-const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line) });
+// Webhook retries on a compressed schedule (the default is 10s,1m,5m,30m,2h), so the tests can
+// see all five of them.
+const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line), webhookRetrySchedule: '500ms,1s,1500ms,2s,2500ms' });
 
 // Fault tests ask this process to restart a component of the stack: POST /restart/<kafka|postgres|redis>?downMs=…
 const control = createServer(async (request, response) => {

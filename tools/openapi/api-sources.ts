@@ -1,5 +1,6 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import { AtendimentoHttpModule } from '@trilha/atendimento';
+import { DeliveryHttpModule } from '@trilha/delivery';
 import { LojasModule } from '@trilha/lojas';
 import { TrackingModule } from '@trilha/tracking';
 
@@ -16,4 +17,5 @@ export const API_SOURCES: { service: string; module: () => DynamicModule | Type 
   },
   { service: 'tracking-service', module: () => TrackingModule.register({ publicBaseUrl: 'https://documentation.invalid' }) },
   { service: 'atendimento-service', module: () => AtendimentoHttpModule },
+  { service: 'delivery-service', module: () => DeliveryHttpModule },
 ];

@@ -1,15 +1,21 @@
 import './tracing';
-import { DeliveryModule, LojasConhecidas1732000000200 } from '@trilha/delivery';
+import { z } from 'zod';
+import { DeliveryModule, deliveryOptions, deliverySettings, LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300 } from '@trilha/delivery';
 import { EventStoreModule } from '@trilha/event-store';
 import { loggingModule } from '@trilha/observability';
-import { main, runInternalService } from '@trilha/service-runtime';
+import { internalServiceSettings, main, runInternalService } from '@trilha/service-runtime';
 
 main(() =>
   runInternalService({
     name: 'delivery-service',
     schema: 'delivery',
-    migrations: [LojasConhecidas1732000000200],
+    migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300],
+    config: z.object({ ...internalServiceSettings, ...deliverySettings }),
     consumes: true,
+    // Recording a notification is one short transaction: every partition of the topic at once
+    // (each store's events still in order) lets their commits share PostgreSQL's WAL flushes.
+    // DATABASE_POOL_SIZE must leave room for them and the dispatcher (20 in tools/stack.mjs).
+    consumerPartitions: 12,
     module: (config, database) => ({
       module: class DeliveryServiceModule {},
       imports: [
@@ -22,7 +28,7 @@ main(() =>
           routing: () => null,
           projections: [],
         }),
-        DeliveryModule,
+        DeliveryModule.register(deliveryOptions(config, database.url)),
       ],
     }),
   }),

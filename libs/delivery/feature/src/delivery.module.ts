@@ -1,6 +1,82 @@
-import { Module } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { ConsultarWebhookHttpController } from './consultar-webhook/consultar-webhook.http.controller';
+import { Despachante, LEASE_MS } from './despachar-entregas/despachante';
+import { EntregasDevidas } from './despachar-entregas/entregas-devidas';
+import { ListarEntregasHttpController } from './listar-entregas/listar-entregas.http.controller';
+import { ListarFilaHttpController } from './listar-fila/listar-fila.http.controller';
 import { LojasConhecidasMessageController } from './lojas-conhecidas/lojas-conhecidas.message.controller';
+import { ReenviarEntregaHandler } from './reenviar-entrega/reenviar-entrega.handler';
+import { ReenviarEntregaHttpController } from './reenviar-entrega/reenviar-entrega.http.controller';
+import { RegistrarNotificacaoMessageController } from './registrar-notificacao/registrar-notificacao.message.controller';
+import { RegistrarWebhookHandler } from './registrar-webhook/registrar-webhook.handler';
+import { RegistrarWebhookHttpController } from './registrar-webhook/registrar-webhook.http.controller';
+import { RemoverDaFilaHttpController } from './remover-da-fila/remover-da-fila.http.controller';
+import { RemoverWebhookHandler } from './remover-webhook/remover-webhook.handler';
+import { RemoverWebhookHttpController } from './remover-webhook/remover-webhook.http.controller';
+import { DELIVERY_OPTIONS, type DeliveryOptions } from './shared/delivery.options';
+import { EnderecoGuard } from './shared/endereco.guard';
+import { WebhookClient } from './shared/webhook.client';
 
-/** Webhook registrations, push delivery with durable retries, and the per-store queue. */
-@Module({ controllers: [LojasConhecidasMessageController] })
-export class DeliveryModule {}
+/**
+ * The public routes of the delivery service (CONTRACT.md sections 7 and 8): what the OpenAPI
+ * document is built from (tools/openapi/api-sources.ts).
+ */
+@Module({
+  controllers: [
+    RegistrarWebhookHttpController,
+    ConsultarWebhookHttpController,
+    RemoverWebhookHttpController,
+    ListarEntregasHttpController,
+    ReenviarEntregaHttpController,
+    ListarFilaHttpController,
+    RemoverDaFilaHttpController,
+  ],
+  providers: [RegistrarWebhookHandler, RemoverWebhookHandler, ReenviarEntregaHandler],
+})
+export class DeliveryHttpModule {}
+
+/** What the HTTP use cases and the dispatcher share: the SSRF guard and the webhook client. */
+@Global()
+@Module({})
+class WebhookSendingModule {
+  static register(options: DeliveryOptions): DynamicModule {
+    return {
+      module: WebhookSendingModule,
+      providers: [
+        { provide: DELIVERY_OPTIONS, useValue: options },
+        { provide: EnderecoGuard, useFactory: () => new EnderecoGuard(options.redesPermitidas) },
+        { provide: WebhookClient, useFactory: (guard: EnderecoGuard) => new WebhookClient(guard, options.caExtra), inject: [EnderecoGuard] },
+      ],
+      exports: [DELIVERY_OPTIONS, EnderecoGuard, WebhookClient],
+    };
+  }
+}
+
+/**
+ * Webhook registrations, push delivery with durable retries, and the per-store queue: the
+ * routes, the Kafka consumers that record notifications, and the dispatcher every replica runs.
+ */
+@Module({})
+export class DeliveryModule {
+  static register(options: DeliveryOptions): DynamicModule {
+    return {
+      module: DeliveryModule,
+      imports: [WebhookSendingModule.register(options), DeliveryHttpModule],
+      controllers: [LojasConhecidasMessageController, RegistrarNotificacaoMessageController],
+      providers: [
+        {
+          provide: EntregasDevidas,
+          useFactory: (dataSource: DataSource) => new EntregasDevidas(dataSource, options.agendaMs, LEASE_MS),
+          inject: [getDataSourceToken()],
+        },
+        {
+          provide: Despachante,
+          useFactory: (entregas: EntregasDevidas, client: WebhookClient) => new Despachante(entregas, client, options.databaseUrl),
+          inject: [EntregasDevidas, WebhookClient],
+        },
+      ],
+    };
+  }
+}

@@ -7,7 +7,11 @@ import { INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
 
 /** Response headers a service may set that the caller should see. */
 const PASSED_BACK = ['content-type', 'location', 'cache-control', 'etag', 'content-language'];
-const TIMEOUT_MS = 10_000;
+/**
+ * Longer than the longest wait a service makes on the caller's behalf: POST /webhook/novo
+ * gives the store's URL 10 s to answer its verification (CONTRACT.md section 7), then answers.
+ */
+const TIMEOUT_MS = 15_000;
 
 export interface ForwarderOptions {
   /** Base URL of each service's internal port, by service name. */

@@ -29,6 +29,8 @@ export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServ
   module(config: InternalServiceConfig & z.infer<S>, database: ServiceDatabase): DynamicModule;
   /** Whether it consumes Kafka topics (its group id is the service name). */
   consumes: boolean;
+  /** Kafka partitions it handles at once (default 1). Each partition, so each store, stays in order. */
+  consumerPartitions?: number;
   /** Inline projections of its own events, for `main.js rebuild-projections`. */
   projections?: Projection[];
   /** Routes outside /v1 (the public tracking page). */
@@ -45,7 +47,7 @@ export async function runInternalService<S extends z.ZodObject = typeof internal
     kafkaBrokers: config.KAFKA_BROKERS,
     opsPort: config.OPS_PORT,
     projections: spec.projections,
-    consumer: spec.consumes ? { groupId: spec.name, fromBeginning: true } : undefined,
+    consumer: spec.consumes ? { groupId: spec.name, fromBeginning: true, partitions: spec.consumerPartitions } : undefined,
     async createApp() {
       const app = await NestFactory.create<NestExpressApplication>(spec.module(config, database), { bufferLogs: true, bodyParser: false });
       configureHttp(app, { httpsOnly: false, prefixExclude: spec.prefixExclude });

@@ -14,8 +14,11 @@ export interface ServiceSpec {
   opsPort: number;
   /** Creates the Nest application (the gateway adds TLS and its middleware). */
   createApp(): Promise<INestApplication>;
-  /** Kafka consumer group of the service's message controllers; none when it consumes nothing. */
-  consumer?: { groupId: string; fromBeginning: boolean };
+  /**
+   * Kafka consumer group of the service's message controllers; none when it consumes nothing.
+   * `partitions`: how many partitions it handles at once (default 1); each stays in order.
+   */
+  consumer?: { groupId: string; fromBeginning: boolean; partitions?: number };
   /** Inline projections of the service's own events, for `main.js rebuild-projections`. */
   projections?: Projection[];
   /** Starts serving requests, if the service has a public port. */
@@ -55,6 +58,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
           client: kafkaClientConfig(spec.kafkaBrokers, spec.consumer.groupId),
           consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false },
           subscribe: { fromBeginning: spec.consumer.fromBeginning },
+          run: { partitionsConsumedConcurrently: spec.consumer.partitions ?? 1 },
           producer: { createPartitioner: Partitioners.DefaultPartitioner },
         },
       },

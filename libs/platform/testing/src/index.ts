@@ -3,3 +3,5 @@ export * from './https-client';
 export * from './service-logs';
 export * from './replicas';
 export * from './mcp-client';
+export * from './webhook-receiver';
+export * from './event-publisher';

@@ -1,0 +1,5 @@
+export * from './agenda';
+export * from './assinatura';
+export * from './endereco';
+export * from './entrega';
+export * from './eventos';

@@ -1,0 +1,23 @@
+import { Controller, Get, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { DataSource } from 'typeorm';
+import { IdLoja } from '@trilha/http';
+import { WebhookResponse } from '../shared/webhook.response';
+import { webhookDaLoja, webhookResponse } from '../shared/webhooks';
+
+@ApiTags('Webhook')
+@ApiBearerAuth()
+@Controller('webhook')
+export class ConsultarWebhookHttpController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'consultarWebhook', summary: 'O webhook cadastrado da loja (sem o segredo).' })
+  @ApiOkResponse({ type: WebhookResponse })
+  async consultar(@IdLoja() idLoja: number): Promise<WebhookResponse> {
+    const webhook = await webhookDaLoja(this.dataSource, idLoja);
+    if (!webhook) throw new NotFoundException('A loja não tem webhook cadastrado.');
+    return webhookResponse(webhook);
+  }
+}

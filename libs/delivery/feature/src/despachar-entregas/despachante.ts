@@ -1,0 +1,187 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Client } from 'pg';
+import { Gauge } from 'prom-client';
+import { requestContext } from '@trilha/observability';
+import { CANAL_ENTREGAS } from '../shared/banco';
+import { TIMEOUT_MS, type WebhookClient } from '../shared/webhook.client';
+import type { Concluida, EntregasDevidas, Reivindicada } from './entregas-devidas';
+
+/** Attempts one replica runs at once. */
+const MAX_EM_VOO = 1000;
+/** Attempts of one store one replica runs at once: a store whose endpoint hangs holds at most these. */
+const MAX_POR_LOJA = 8;
+/** Rows a claim looks at. */
+const LOTE = 200;
+/** Finished attempts recorded per transaction. */
+const LOTE_CONCLUSAO = 500;
+/**
+ * At most one claim per this many ms while wake-ups keep coming: each claim is a commit, and
+ * under load a few ms gather the deliveries that came due meanwhile into one claim.
+ */
+const INTERVALO_MINIMO_MS = 5;
+/** Polling fallback when no NOTIFY comes (and the wait for retries that become due with time). */
+const POLL_MS = 1000;
+const MAX_BACKOFF_MS = 5000;
+/** A claim outlives the longest attempt by a margin; after it, the attempt is due again. */
+export const LEASE_MS = TIMEOUT_MS + 20_000;
+
+const emVooGauge = new Gauge({ name: 'trilha_webhook_attempts_in_flight', help: 'Webhook attempts this replica is making now' });
+
+/**
+ * The dispatcher every delivery replica runs. It claims due deliveries from PostgreSQL (woken
+ * by NOTIFY when one becomes due, polling as a fallback and for retries that come due with
+ * time), makes many attempts at once, and records their outcome in batches. Nothing here
+ * waits on one store: each attempt runs on its own, a store holds at most MAX_POR_LOJA of
+ * this replica's slots, and a store's first attempts are serialised by the database (a
+ * delivery is due only when the store's earlier first attempt has been made).
+ */
+export class Despachante implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(Despachante.name);
+  private readonly porLoja = new Map<number, number>();
+  private readonly emVoo = new Set<Promise<void>>();
+  private concluidas: Concluida[] = [];
+  private gravando?: Promise<void>;
+  private listener?: Client;
+  private running = false;
+  private acordar = false;
+  private wake?: () => void;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly entregas: EntregasDevidas,
+    private readonly client: WebhookClient,
+    private readonly databaseUrl: string,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.running = true;
+    await this.listen();
+    this.loop = this.run();
+  }
+
+  /** Stops claiming, lets the attempts in flight finish (at most 10 s) and records them. */
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.emVoo]);
+    await this.gravando;
+    await this.listener?.end().catch(() => undefined);
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: this.databaseUrl });
+    client.on('notification', () => this.acordarLoop());
+    client.on('error', (error) => this.logger.warn(`deliveries listener lost: ${error.message}`));
+    client.on('end', () => {
+      if (this.running) setTimeout(() => this.listen().catch(() => undefined), 1000);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CANAL_ENTREGAS}`);
+      this.listener = client;
+      this.acordarLoop();
+    } catch (error) {
+      this.logger.warn(`deliveries listener cannot connect: ${(error as Error).message}`);
+      await client.end().catch(() => undefined);
+      if (this.running) setTimeout(() => this.listen().catch(() => undefined), 1000);
+    }
+  }
+
+  private acordarLoop(): void {
+    this.acordar = true;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    let backoff = 100;
+    while (this.running) {
+      let espera = POLL_MS;
+      try {
+        this.acordar = false;
+        const livres = MAX_EM_VOO - this.emVoo.size;
+        if (livres > 0) {
+          const livresPorLoja = new Map([...this.porLoja].map(([idLoja, n]) => [idLoja, MAX_POR_LOJA - n]));
+          const { reivindicadas, cheio, proximaEmMs } = await this.entregas.reivindicar(Math.min(livres, LOTE), MAX_POR_LOJA, livresPorLoja);
+          for (const entrega of reivindicadas) this.tentar(entrega);
+          if (cheio) continue;
+          espera = Math.min(POLL_MS, proximaEmMs ?? POLL_MS);
+        }
+        backoff = 100;
+      } catch (error) {
+        this.logger.error(`dispatcher failed, retrying in ${backoff} ms: ${(error as Error).message}`);
+        espera = backoff;
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      }
+      // A wake-up that came while claiming is not lost; wake-ups in a burst make one claim.
+      if (!this.acordar) await this.pause(espera);
+      else await new Promise((resolve) => setTimeout(resolve, INTERVALO_MINIMO_MS));
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+
+  private tentar(entrega: Reivindicada): void {
+    this.porLoja.set(entrega.idLoja, (this.porLoja.get(entrega.idLoja) ?? 0) + 1);
+    const tentativa = requestContext
+      .run({ correlationId: entrega.idEvento, causationId: entrega.idEvento, idLoja: entrega.idLoja }, () =>
+        this.client.enviar(entrega.webhook, entrega.idEvento, entrega.corpo, entrega.traceparent),
+      )
+      .then((resultado) => {
+        this.logger.debug({ msg: 'webhook attempt', idEntrega: entrega.idEntrega, idLoja: entrega.idLoja, statusHttp: resultado.statusHttp, erro: resultado.erro, duracaoMs: resultado.duracaoMs });
+        this.gravar({ entrega, resultado });
+      })
+      .finally(() => {
+        const daLoja = this.porLoja.get(entrega.idLoja) ?? 1;
+        if (daLoja === 1) this.porLoja.delete(entrega.idLoja);
+        else this.porLoja.set(entrega.idLoja, daLoja - 1);
+        const cheio = this.emVoo.size >= MAX_EM_VOO;
+        this.emVoo.delete(tentativa);
+        emVooGauge.set(this.emVoo.size);
+        // A freed slot matters only if claims were held back by a cap; otherwise the outcome's
+        // record (a retry, the store's next event) wakes the loop when it commits.
+        if (cheio || daLoja >= MAX_POR_LOJA) this.acordarLoop();
+      });
+    this.emVoo.add(tentativa);
+    emVooGauge.set(this.emVoo.size);
+  }
+
+  /** Records finished attempts in batches: one transaction for all that finished while the last one ran. */
+  private gravar(concluida: Concluida): void {
+    this.concluidas.push(concluida);
+    this.gravando ??= this.gravarPendentes();
+  }
+
+  private async gravarPendentes(): Promise<void> {
+    let backoff = 100;
+    try {
+      while (this.concluidas.length > 0) {
+        const lote = this.concluidas.slice(0, LOTE_CONCLUSAO);
+        try {
+          if (await this.entregas.concluir(lote)) this.acordarLoop();
+          this.concluidas.splice(0, lote.length);
+          backoff = 100;
+        } catch (error) {
+          // The database is away: keep the outcomes and try again. If it stays away longer than
+          // the lease, the attempts are made again (at least once), never lost.
+          this.logger.error(`recording ${lote.length} webhook attempts failed, retrying in ${backoff} ms: ${(error as Error).message}`);
+          await new Promise((resolve) => setTimeout(resolve, backoff));
+          backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        }
+      }
+    } finally {
+      // Cleared in the same turn as the last emptiness check, so no outcome is left without a writer.
+      this.gravando = undefined;
+    }
+  }
+}

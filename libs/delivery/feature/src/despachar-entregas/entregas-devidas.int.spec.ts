@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { EventEnvelope } from '@trilha/contracts';
+import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
+import { testStack } from '@trilha/testing';
+import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
+import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
+import type { ResultadoEnvio } from '../shared/webhook.client';
+import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
+
+const AGENDA = [100, 200, 300, 400, 500];
+const falha = (statusHttp = 500): ResultadoEnvio => ({ ok: false, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: `status ${statusHttp}, esperado 200` });
+const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusHttp: 200, duracaoMs: 1, erro: null });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => {
+  const stack = testStack();
+  const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [WebhooksEntregasFila1732000000300] };
+  let dataSource: DataSource;
+  let entregas: EntregasDevidas;
+  let lojas = 0;
+
+  beforeAll(async () => {
+    await migrate(database);
+    dataSource = await new DataSource(dataSourceOptions(database)).initialize();
+    entregas = new EntregasDevidas(dataSource, AGENDA, 60_000);
+  });
+
+  afterAll(async () => {
+    await dataSource.query(`DROP SCHEMA ${schema} CASCADE`);
+    await dataSource.destroy();
+  });
+
+  async function lojaComWebhook(eventos = { atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: true }) {
+    const idLoja = (lojas += 1);
+    await dataSource.query(`INSERT INTO webhooks VALUES ($1, $2, $3, $4, 'whsec_c2VncmVkbw==', now())`, [idLoja, randomUUID(), `https://loja-${idLoja}.example/hook`, JSON.stringify(eventos)]);
+    return idLoja;
+  }
+
+  async function registrar(idLoja: number, type = 'aplicativo.removido'): Promise<EventEnvelope> {
+    const event: EventEnvelope = {
+      id: randomUUID(), type, schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null,
+      data: { idLoja, dataRemocao: new Date().toISOString() },
+    };
+    await dataSource.transaction((manager) => registrarNotificacao(manager, event));
+    return event;
+  }
+
+  const todas = async (limite = 100) => (await entregas.reivindicar(limite, 100, new Map())).reivindicadas;
+  const daLoja = (lista: Reivindicada[], idLoja: number) => lista.filter((entrega) => entrega.idLoja === idLoja);
+
+  it('never gives one due delivery to two claims', async () => {
+    const ids = await Promise.all(Array.from({ length: 6 }, () => lojaComWebhook()));
+    for (const idLoja of ids) await registrar(idLoja);
+    const [a, b, c] = await Promise.all([todas(), todas(), todas()]);
+    const claimed = [...a, ...b, ...c].filter((entrega) => ids.includes(entrega.idLoja)).map((entrega) => entrega.idEntrega);
+    expect(claimed).toHaveLength(6);
+    expect(new Set(claimed).size).toBe(6);
+    expect(await todas()).toEqual([]);
+    await entregas.concluir([...a, ...b, ...c].map((entrega) => ({ entrega, resultado: sucesso() })));
+  });
+
+  it('makes a store’s first attempts one after another, in the order of its events, whatever their outcome', async () => {
+    // A first retry after 1 s (± 10 %): long enough not to come due during the first claims.
+    const lentas = new EntregasDevidas(dataSource, [1000, 2000], 60_000);
+    const claim = async () => daLoja((await lentas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
+    const idLoja = await lojaComWebhook();
+    const eventos = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
+    const [primeira] = await claim();
+    expect(primeira.idEvento).toBe(eventos[0].id);
+    expect(await claim()).toEqual([]);
+    await lentas.concluir([{ entrega: primeira, resultado: falha() }]);
+    const [segunda] = await claim();
+    expect(segunda.idEvento).toBe(eventos[1].id);
+    await lentas.concluir([{ entrega: segunda, resultado: sucesso() }]);
+    const [terceira] = await claim();
+    expect(terceira.idEvento).toBe(eventos[2].id);
+    await lentas.concluir([{ entrega: terceira, resultado: sucesso() }]);
+    // The first event's retry, in its own time.
+    await sleep(1200);
+    expect((await claim()).map((entrega) => [entrega.idEvento, entrega.estado.tentativas])).toEqual([[eventos[0].id, 1]]);
+  });
+
+  it('lets a store hold only its free slots, and none when it is full', async () => {
+    const idLoja = await lojaComWebhook();
+    for (let n = 0; n < 4; n += 1) await registrar(idLoja);
+    // Four retries due at once: fail each first attempt in turn.
+    for (let n = 0; n < 4; n += 1) await entregas.concluir(daLoja(await todas(), idLoja).map((entrega) => ({ entrega, resultado: falha() })));
+    await sleep(350);
+    expect(daLoja((await entregas.reivindicar(100, 100, new Map([[idLoja, 0]]))).reivindicadas, idLoja)).toEqual([]);
+    const duas = daLoja((await entregas.reivindicar(100, 100, new Map([[idLoja, 2]]))).reivindicadas, idLoja);
+    expect(duas).toHaveLength(2);
+    const resto = daLoja(await todas(), idLoja);
+    expect(resto).toHaveLength(2);
+    await entregas.concluir([...duas, ...resto].map((entrega) => ({ entrega, resultado: sucesso() })));
+  });
+
+  it('makes an attempt whose lease ended due again, and ignores the late outcome of the old claim', async () => {
+    const curtas = new EntregasDevidas(dataSource, AGENDA, 200);
+    const idLoja = await lojaComWebhook();
+    await registrar(idLoja);
+    const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
+    expect(daLoja(await todas(), idLoja)).toEqual([]);
+    await sleep(250);
+    const [nova] = daLoja(await todas(), idLoja);
+    expect(nova.idEntrega).toBe(antiga.idEntrega);
+    expect(nova.lease).not.toBe(antiga.lease);
+    // The replica that lost its lease reports a success: it changes nothing.
+    await entregas.concluir([{ entrega: antiga, resultado: sucesso() }]);
+    const [linha] = await dataSource.query(`SELECT status, lease FROM entregas WHERE id_entrega = $1`, [nova.idEntrega]);
+    expect(linha).toEqual({ status: 'pendente', lease: nova.lease });
+    expect(await dataSource.query(`SELECT * FROM tentativas WHERE id_entrega = $1`, [nova.idEntrega])).toEqual([]);
+    await entregas.concluir([{ entrega: nova, resultado: sucesso() }]);
+    const [entregue] = await dataSource.query(`SELECT status, lease, proxima_em FROM entregas WHERE id_entrega = $1`, [nova.idEntrega]);
+    expect(entregue).toEqual({ status: 'entregue', lease: null, proxima_em: null });
+    // Delivered: never due again.
+    await sleep(250);
+    expect(daLoja(await todas(), idLoja)).toEqual([]);
+  });
+
+  it('records every attempt and queues the event after the 6th failure', async () => {
+    const idLoja = await lojaComWebhook();
+    const evento = await registrar(idLoja);
+    for (let tentativa = 1; tentativa <= 6; tentativa += 1) {
+      let [entrega] = daLoja(await todas(), idLoja);
+      for (let espera = 0; !entrega && espera < 40; espera += 1) {
+        await sleep(25);
+        [entrega] = daLoja(await todas(), idLoja);
+      }
+      expect(entrega.estado.tentativas).toBe(tentativa - 1);
+      await entregas.concluir([{ entrega, resultado: falha(503) }]);
+    }
+    const [linha] = await dataSource.query(`SELECT status, tentativas, proxima_em FROM entregas WHERE id_evento = $1`, [evento.id]);
+    expect(linha).toEqual({ status: 'falhou', tentativas: 6, proxima_em: null });
+    expect(await dataSource.query(`SELECT numero, status_http FROM tentativas t JOIN entregas e USING (id_entrega) WHERE e.id_evento = $1 ORDER BY numero`, [evento.id]))
+      .toEqual([1, 2, 3, 4, 5, 6].map((numero) => ({ numero, status_http: 503 })));
+    expect(await dataSource.query(`SELECT evento, entrega_falhou, data FROM fila WHERE id_evento = $1`, [evento.id])).toEqual([
+      { evento: 'aplicativo.removido', entrega_falhou: true, data: evento.data },
+    ]);
+  });
+
+  it('records nothing for a disabled event, and queues events of a store without a webhook', async () => {
+    const desligada = await lojaComWebhook({ atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: false });
+    const evento = await registrar(desligada);
+    expect(await dataSource.query(`SELECT 1 FROM entregas WHERE id_evento = $1 UNION ALL SELECT 1 FROM fila WHERE id_evento = $1`, [evento.id])).toEqual([]);
+    const semWebhook = await registrar((lojas += 1));
+    expect(await dataSource.query(`SELECT entrega_falhou FROM fila WHERE id_evento = $1`, [semWebhook.id])).toEqual([{ entrega_falhou: false }]);
+  });
+});

@@ -1,0 +1,202 @@
+import type { DataSource } from 'typeorm';
+import { corpoNotificacao, decidirAposTentativa, type EstadoEntrega, type FlagsEvento } from '@trilha/delivery-domain';
+import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared/banco';
+import type { ResultadoEnvio } from '../shared/webhook.client';
+import type { Webhook } from '../shared/webhooks';
+
+/** A claimed attempt: the delivery as it was when claimed, and where it goes. */
+export interface Reivindicada {
+  idEntrega: string;
+  idLoja: number;
+  idEvento: string;
+  corpo: string;
+  traceparent: string | null;
+  estado: EstadoEntrega;
+  /** The claim's token: only the holder of the current lease may end the attempt. */
+  lease: string;
+  webhook: Webhook;
+}
+
+export interface Reivindicacao {
+  reivindicadas: Reivindicada[];
+  cheio: boolean;
+  proximaEmMs?: number;
+}
+
+export interface Concluida {
+  entrega: Reivindicada;
+  resultado: ResultadoEnvio;
+}
+
+/** A row of the claim: the claimed delivery and its store's webhook (nulls when nothing was claimed), and the scan's figures. */
+interface ClaimRow {
+  id_entrega: string;
+  id_loja: number;
+  id_evento: string;
+  evento: string;
+  data: object;
+  traceparent: string | null;
+  status: EstadoEntrega['status'];
+  tentativas: number;
+  manual: boolean;
+  lease: string;
+  id_webhook: string;
+  url: string | null;
+  eventos: FlagsEvento;
+  segredo: string;
+  criado_em: Date;
+  candidatas: number;
+  proxima_em_ms: string | null;
+}
+
+/**
+ * The due deliveries in PostgreSQL, shared by every replica's dispatcher.
+ *
+ * - `reivindicar` claims due rows with `FOR UPDATE SKIP LOCKED` (replicas never claim the
+ *   same row) and leases them: `proxima_em` becomes the end of the lease and `lease` a new
+ *   token. If the replica dies, the row is due again when the lease ends.
+ * - `concluir` records attempts in one transaction per batch: the attempt, the delivery's next
+ *   state (delivered, next retry, or failed and queued), the end of the lease, and the next
+ *   first attempt of each store whose first attempt this was. It changes only rows whose lease
+ *   is still the one claimed, so a delivery confirmed here is never sent again by anyone.
+ */
+export class EntregasDevidas {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly agendaMs: number[],
+    private readonly leaseMs: number,
+  ) {}
+
+  /**
+   * Claims up to `limite` due deliveries: at most `porLoja` of one store, or the store's entry
+   * in `livres` (its free slots, given the attempts already in flight; none when 0). Returns
+   * them, whether the scan was full (more may be due), and in how many ms the next delivery
+   * not yet due becomes due. One statement, so one round trip and one now(): a row that comes
+   * due just after the scan is counted as upcoming rather than missed by both.
+   */
+  async reivindicar(limite: number, porLoja: number, livres: Map<number, number>): Promise<Reivindicacao> {
+    const ocupadas = [...livres.keys()];
+    const [lotadas, parciais] = [ocupadas.filter((id) => livres.get(id)! <= 0), ocupadas.filter((id) => livres.get(id)! > 0)];
+    const rows = await consultaPreparada<ClaimRow>(
+      this.dataSource,
+      'reivindicar',
+      `WITH candidatas AS (
+         SELECT id_entrega, id_loja, proxima_em FROM entregas
+         WHERE proxima_em <= now() AND NOT (id_loja = ANY($1::int[]))
+         ORDER BY proxima_em
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       ), escolhidas AS (
+         SELECT id_entrega FROM (
+           SELECT c.id_entrega, c.id_loja, row_number() OVER (PARTITION BY c.id_loja ORDER BY c.proxima_em) AS n FROM candidatas c
+         ) c
+         LEFT JOIN unnest($3::int[], $4::int[]) AS l(id_loja, livres) USING (id_loja)
+         WHERE c.n <= coalesce(l.livres, $5)
+       ), reivindicadas AS (
+         UPDATE entregas e SET proxima_em = now() + make_interval(secs => $6), lease = gen_random_uuid()
+         FROM escolhidas WHERE e.id_entrega = escolhidas.id_entrega
+         RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.status, e.tentativas, e.manual, e.lease
+       )
+       SELECT r.*, w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, meta.candidatas, meta.proxima_em_ms
+       FROM (
+         SELECT (SELECT count(*)::int FROM candidatas) AS candidatas,
+                (SELECT extract(epoch FROM (min(proxima_em) - now())) * 1000 FROM entregas WHERE proxima_em > now()) AS proxima_em_ms
+       ) meta
+       LEFT JOIN (reivindicadas r LEFT JOIN webhooks w USING (id_loja)) ON true`,
+      [lotadas, limite, parciais, parciais.map((id) => livres.get(id)), porLoja, this.leaseMs / 1000],
+    );
+    const [{ candidatas, proxima_em_ms }] = rows;
+    const reivindicadas = rows.flatMap((row): Reivindicada[] => {
+      if (row.id_entrega === null) return [];
+      // Removing a webhook removes its pending deliveries under the store's lock; a claimed
+      // row without one cannot be sent and is left to that removal.
+      if (row.url === null) return [];
+      return [{
+        idEntrega: row.id_entrega,
+        idLoja: row.id_loja,
+        idEvento: row.id_evento,
+        corpo: corpoNotificacao(row.evento, row.data),
+        traceparent: row.traceparent,
+        estado: { status: row.status, tentativas: row.tentativas, manual: row.manual },
+        lease: row.lease,
+        webhook: { idLoja: row.id_loja, idWebhook: row.id_webhook, url: row.url, eventos: row.eventos, segredo: row.segredo, criadoEm: row.criado_em },
+      }];
+    });
+    return { reivindicadas, cheio: candidatas === limite, proximaEmMs: proxima_em_ms === null ? undefined : Number(proxima_em_ms) };
+  }
+
+  /**
+   * Records a batch of finished attempts. Returns whether it made something due soon (a
+   * store's next first attempt, or a retry), for the dispatcher to look again.
+   */
+  async concluir(lote: Concluida[]): Promise<boolean> {
+    // A retry's interval counts from the end of the failed attempt.
+    const decisoes = lote.map(({ entrega, resultado }) =>
+      decidirAposTentativa(
+        entrega.estado,
+        resultado.ok ? { ok: true } : { ok: false, retryAfterMs: resultado.retryAfterMs },
+        this.agendaMs,
+        resultado.dataHora.getTime() + resultado.duracaoMs,
+        Math.random(),
+      ),
+    );
+    const retentativas = decisoes.some((decisao) => decisao.proximaEm !== null);
+    return this.dataSource.transaction(async (manager) => {
+      await travarLojas(manager, lote.map(({ entrega }) => entrega.idLoja));
+      // One statement: the attempts, the deliveries' next state, the queue, and for each store
+      // whose first attempt this was (whatever its outcome), its next first attempt made due.
+      // That one is read from the statement's snapshot, where the attempt just ended still
+      // holds its lease, so it is never the row being updated here.
+      const [{ liberadas }] = await consultaPreparada<{ liberadas: number }>(
+        manager,
+        'concluir',
+        `WITH d AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::smallint[], $5::timestamptz[], $6::boolean[], $7::boolean[],
+                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[])
+             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro)
+         ), atualizadas AS (
+           UPDATE entregas e
+           SET status = d.status, tentativas = d.tentativas, numero_tentativas = e.numero_tentativas + 1,
+               proxima_em = d.proxima_em, lease = NULL, manual = false
+           FROM d WHERE e.id_entrega = d.id_entrega AND e.lease = d.lease
+           RETURNING e.id_entrega, e.numero_tentativas, e.id_loja, e.id_evento, e.evento, e.data
+         ), registradas AS (
+           INSERT INTO tentativas (id_entrega, numero, data_hora, status_http, duracao_ms, erro)
+           SELECT a.id_entrega, a.numero_tentativas, d.data_hora, d.status_http, d.duracao_ms, d.erro
+           FROM atualizadas a JOIN d USING (id_entrega)
+         ), enfileiradas AS (
+           INSERT INTO fila (id_loja, id_evento, evento, data, entrega_falhou)
+           SELECT a.id_loja, a.id_evento, a.evento, a.data, true
+           FROM atualizadas a JOIN d USING (id_entrega) WHERE d.para_fila
+           ON CONFLICT (id_evento) DO NOTHING
+         ), liberadas AS (
+           UPDATE entregas e SET proxima_em = now()
+           FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.primeira) l
+           CROSS JOIN LATERAL (
+             SELECT id_entrega FROM entregas w
+             WHERE w.id_loja = l.id_loja AND w.status = 'pendente' AND w.tentativas = 0 AND w.proxima_em IS NULL
+             ORDER BY w.posicao LIMIT 1
+           ) proxima
+           WHERE e.id_entrega = proxima.id_entrega
+           RETURNING 1
+         )
+         SELECT (SELECT count(*)::int FROM liberadas) AS liberadas, (SELECT pg_notify($12, '') FROM liberadas LIMIT 1) AS aviso`,
+        [
+          lote.map(({ entrega }) => entrega.idEntrega),
+          lote.map(({ entrega }) => entrega.lease),
+          decisoes.map((decisao) => decisao.status),
+          decisoes.map((decisao) => decisao.tentativas),
+          decisoes.map((decisao) => (decisao.proximaEm === null ? null : new Date(decisao.proximaEm))),
+          decisoes.map((decisao) => decisao.paraFila),
+          lote.map(({ entrega }) => entrega.estado.tentativas === 0 && !entrega.estado.manual),
+          lote.map(({ resultado }) => resultado.dataHora),
+          lote.map(({ resultado }) => resultado.statusHttp),
+          lote.map(({ resultado }) => resultado.duracaoMs),
+          lote.map(({ resultado }) => resultado.erro),
+          CANAL_ENTREGAS,
+        ],
+      );
+      return liberadas > 0 || retentativas;
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { DataSource } from 'typeorm';
+import { IdLoja } from '@trilha/http';
+import { FilaResponse } from './fila.response';
+import { ListarFilaRequest } from './listar-fila.request';
+
+interface ItemRow {
+  id_documento: string;
+  evento: string;
+  data: object;
+  data_criacao: Date;
+  entrega_falhou: boolean;
+}
+
+/** GET /fila/lista (spec 4.4, CONTRACT.md section 8): the store's pending items, oldest first; listing removes nothing. */
+@ApiTags('Fila')
+@ApiBearerAuth()
+@Controller('fila')
+export class ListarFilaHttpController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get('lista')
+  @ApiOperation({ operationId: 'consultarFila', summary: 'Eventos pendentes na fila da loja, dos mais antigos aos mais novos (não remove).' })
+  @ApiOkResponse({ type: FilaResponse })
+  async listar(@IdLoja() idLoja: number, @Query() query: ListarFilaRequest): Promise<FilaResponse> {
+    // Both read the partial index of pending items (fila_pendentes).
+    const [[{ total }], rows] = await Promise.all([
+      this.dataSource.query(`SELECT count(*)::int AS total FROM fila WHERE id_loja = $1 AND removido_em IS NULL`, [idLoja]),
+      this.dataSource.query(
+        `SELECT id_documento, evento, data, data_criacao, entrega_falhou FROM fila
+         WHERE id_loja = $1 AND removido_em IS NULL ORDER BY posicao LIMIT $2`,
+        [idLoja, query.limite],
+      ) as Promise<ItemRow[]>,
+    ]);
+    return {
+      total,
+      eventos: rows.map((row) => ({
+        idDocumento: row.id_documento,
+        evento: row.evento,
+        data: row.data,
+        dataCriacao: row.data_criacao.toISOString(),
+        entregaFalhou: row.entrega_falhou,
+      })),
+    };
+  }
+}

@@ -1,0 +1,40 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { avisarEntregas, travarLojas } from '../shared/banco';
+import { webhookDaLoja } from '../shared/webhooks';
+import { ehUuid } from '../shared/uuid';
+import type { EntregaResponse } from '../listar-entregas/entrega.response';
+import { entregasComTentativas } from '../listar-entregas/entregas.query';
+
+/**
+ * POST /webhook/entregas/{idEntrega}/reenviar: makes an attempt now. A delivery waiting for a
+ * retry has it brought forward; a finished one (delivered or failed) gets one attempt outside
+ * the schedule. A delivery in flight, or whose first attempt has not been made yet (it keeps
+ * its place in the store's order), is already on its way and is left as it is.
+ */
+@Injectable()
+export class ReenviarEntregaHandler {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async execute(idLoja: number, idEntrega: string): Promise<EntregaResponse> {
+    if (!ehUuid(idEntrega)) throw naoEncontrada();
+    return this.dataSource.transaction(async (manager) => {
+      await travarLojas(manager, [idLoja]);
+      const [entrega] = await manager.query(
+        `SELECT id_entrega, id_evento, evento, status, tentativas, lease FROM entregas WHERE id_entrega = $1 AND id_loja = $2 FOR UPDATE`,
+        [idEntrega, idLoja],
+      );
+      if (!entrega) throw naoEncontrada();
+      if (!(await webhookDaLoja(manager, idLoja))) throw new ConflictException('A loja não tem webhook cadastrado; cadastre um em POST /webhook/novo.');
+      if (entrega.lease === null && !(entrega.status === 'pendente' && entrega.tentativas === 0)) {
+        await manager.query(`UPDATE entregas SET proxima_em = now(), manual = (status <> 'pendente') WHERE id_entrega = $1`, [idEntrega]);
+        await avisarEntregas(manager);
+      }
+      const [resposta] = await entregasComTentativas(manager, [entrega]);
+      return resposta;
+    });
+  }
+}
+
+const naoEncontrada = () => new NotFoundException('Entrega não encontrada.');

@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { AGENDA_PADRAO, lerAgenda, lerRedes, type Rede } from '@trilha/delivery-domain';
+
+/** Turns a parser's error into a configuration issue naming the variable. */
+function parsed<T>(parse: (text: string) => T) {
+  return (text: string, context: z.RefinementCtx): T => {
+    try {
+      return parse(text);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+      return z.NEVER;
+    }
+  };
+}
+
+/** The delivery service's own settings (README, "Configuration of the services"). */
+export const deliverySettings = {
+  /** Networks a webhook may point to although they are not public (local runs and tests), e.g. `127.0.0.0/8`. */
+  WEBHOOK_ALLOWED_CIDRS: z.string().default('').transform(parsed(lerRedes)),
+  /** A PEM file of CAs trusted for webhook TLS besides the default roots (a local receiver's self-signed certificate). */
+  WEBHOOK_CA_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .refine((file) => file === undefined || existsSync(file), 'file not found')
+    .transform((file) => (file === undefined ? undefined : readFileSync(file, 'utf8'))),
+  /** Intervals before each further attempt, at most 5, e.g. `10s,1m,5m,30m,2h` (the default). */
+  WEBHOOK_RETRY_SCHEDULE: z.string().default(AGENDA_PADRAO).transform(parsed(lerAgenda)),
+};
+
+export interface DeliveryOptions {
+  redesPermitidas: Rede[];
+  /** Extra CA certificates (PEM) for webhook TLS. */
+  caExtra?: string;
+  agendaMs: number[];
+  /** For the dispatcher's LISTEN connection. */
+  databaseUrl: string;
+}
+
+export const DELIVERY_OPTIONS = Symbol('DELIVERY_OPTIONS');
+
+type DeliverySettings = { [K in keyof typeof deliverySettings]: z.infer<(typeof deliverySettings)[K]> };
+
+export function deliveryOptions(config: DeliverySettings, databaseUrl: string): DeliveryOptions {
+  return { redesPermitidas: config.WEBHOOK_ALLOWED_CIDRS, caExtra: config.WEBHOOK_CA_FILE, agendaMs: config.WEBHOOK_RETRY_SCHEDULE, databaseUrl };
+}

@@ -1,0 +1,135 @@
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { context, propagation } from '@opentelemetry/api';
+import { createSecureContext, rootCertificates } from 'node:tls';
+import { Agent } from 'undici';
+import { Counter, Histogram } from 'prom-client';
+import { assinar, lerRetryAfter } from '@trilha/delivery-domain';
+import { withSpanFrom } from '@trilha/observability';
+import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
+
+/** Spec 6.1: the receiver has 10 s to answer. */
+export const TIMEOUT_MS = 10_000;
+/** What is read of a receiver's answer: its status decides, its body is discarded. */
+const MAX_CORPO_RESPOSTA = 64 * 1024;
+
+export interface Destino {
+  url: string;
+  segredo: string;
+}
+
+/** One attempt as the deliveries log shows it (CONTRACT.md section 7, `tentativas`). */
+export interface ResultadoEnvio {
+  ok: boolean;
+  dataHora: Date;
+  statusHttp: number | null;
+  duracaoMs: number;
+  erro: string | null;
+  /** `Retry-After` of a 429 or 503, in ms. */
+  retryAfterMs?: number;
+}
+
+const tentativas = new Counter({ name: 'trilha_webhook_attempts_total', help: 'Webhook POSTs made, by outcome', labelNames: ['outcome'] });
+const duracao = new Histogram({
+  name: 'trilha_webhook_attempt_duration_seconds',
+  help: 'Time from sending a webhook to its answer (or failure)',
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+});
+
+/**
+ * Sends one signed webhook POST (CONTRACT.md section 7) and says what happened; it never
+ * throws. Success is a 200 within 10 s; a redirect is not followed; anything else (another
+ * status, a timeout, a refused or reset connection, garbage instead of HTTP, an untrusted
+ * certificate, a forbidden address) is a failed attempt described in `erro`.
+ *
+ * One connection pool for every store (undici Agent, one pool per origin, kept alive): the
+ * dispatcher's caps bound how many requests run, not the pool. TLS trusts the default roots
+ * plus WEBHOOK_CA_FILE, and connects through the SSRF guard's lookup.
+ */
+export class WebhookClient implements OnApplicationShutdown {
+  private readonly logger = new Logger(WebhookClient.name);
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly guard: EnderecoGuard,
+    caExtra: string | undefined,
+  ) {
+    this.agent = new Agent({
+      // One TLS context for every connection (building one per connection re-parses every root CA).
+      connect: { secureContext: createSecureContext({ ca: caExtra ? [...rootCertificates, caExtra] : undefined }), lookup: guard.lookup, timeout: TIMEOUT_MS },
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  async enviar(destino: Destino, idWebhook: string, corpo: string, traceparent: string | null): Promise<ResultadoEnvio> {
+    const dataHora = new Date();
+    const inicio = performance.now();
+    const fim = (resultado: Omit<ResultadoEnvio, 'dataHora' | 'duracaoMs'>): ResultadoEnvio => {
+      const duracaoMs = Math.round(performance.now() - inicio);
+      tentativas.inc({ outcome: resultado.ok ? 'delivered' : resultado.statusHttp ? `status_${resultado.statusHttp}` : 'error' });
+      duracao.observe(duracaoMs / 1000);
+      return { ...resultado, dataHora, duracaoMs };
+    };
+    try {
+      const url = new URL(destino.url);
+      await this.guard.resolver(url.hostname);
+      const timestamp = Math.floor(dataHora.getTime() / 1000);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': 'Trilha-Webhooks/1.0',
+        'webhook-id': idWebhook,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': assinar(destino.segredo, idWebhook, timestamp, corpo),
+      };
+      return await withSpanFrom('webhook POST', traceparent, 'producer', { 'url.full': `${url.origin}${url.pathname}`, 'messaging.message.id': idWebhook }, async () => {
+        propagation.inject(context.active(), headers);
+        const response = await this.agent.request({
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers,
+          body: corpo,
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+        // The status decides; the body is read (to keep the connection) only up to a limit.
+        response.body.dump({ limit: MAX_CORPO_RESPOSTA }).catch(() => undefined);
+        const status = response.statusCode;
+        if (status === 200) return fim({ ok: true, statusHttp: status, erro: null });
+        const retryAfter = status === 429 || status === 503 ? header(response.headers['retry-after']) : undefined;
+        return fim({
+          ok: false,
+          statusHttp: status,
+          erro: status >= 300 && status < 400 ? `redirecionamento (${status}) não é seguido` : `status ${status}, esperado 200`,
+          retryAfterMs: lerRetryAfter(retryAfter, Date.now()),
+        });
+      });
+    } catch (error) {
+      return fim({ ok: false, statusHttp: null, erro: descreverFalha(error) });
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.close().catch((error: Error) => this.logger.warn(`closing webhook connections: ${error.message}`));
+  }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A failure as the store reads it in the deliveries log. */
+export function descreverFalha(error: unknown): string {
+  if (error instanceof EnderecoRecusado) return error.message;
+  const falha = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  const code = falha.code ?? falha.cause?.code ?? '';
+  // The only abort is the 10 s timeout's.
+  if (falha.name === 'TimeoutError' || falha.name === 'AbortError' || code === 'UND_ERR_ABORTED' || /TIMEOUT/.test(code)) return `sem resposta em ${TIMEOUT_MS / 1000} s`;
+  if (code === 'ECONNREFUSED') return 'conexão recusada';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host não encontrado';
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') return 'conexão encerrada pelo receptor';
+  if (falha.name === 'HTTPParserError' || /^HPE_/.test(code) || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return 'resposta HTTP inválida';
+  if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return `certificado TLS não aceito (${code})`;
+  if (falha.name === 'TypeError' && /URL/i.test(falha.message ?? '')) return 'URL inválida';
+  return `falha de rede (${code || falha.message || 'desconhecida'})`;
+}

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TestStack } from './stack';
+
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** Date.now() when the request's body had arrived. */
+  at: number;
+  /** The status the receiver wrote, once written. */
+  answered?: number;
+  /** The connection closed before the receiver answered (the sender died or gave up). */
+  aborted: boolean;
+}
+
+/**
+ * How the receiver answers a request: a status (after `delayMs`), or one of the ways a bad
+ * receiver behaves: never answering, closing the connection, or answering garbage.
+ */
+export type Answer =
+  | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
+  | { hang: true }
+  | { closeConnection: true }
+  | { garbage: true };
+
+export type Behaviour = (request: ReceivedRequest, indexOnPath: number) => Answer | Promise<Answer>;
+
+/**
+ * A real HTTPS webhook receiver on loopback, for end-to-end tests: it serves the stack's own
+ * localhost certificate (which the delivery service trusts through WEBHOOK_CA_FILE), records
+ * every request, and answers as each path's behaviour says (200 by default).
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedRequest[] = [];
+  private readonly behaviours = new Map<string, Behaviour>();
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(stack: TestStack): Promise<WebhookReceiver> {
+    const gateway = stack.env['api-gateway'];
+    const server = createServer({ cert: readFileSync(gateway.TLS_CERT_FILE), key: readFileSync(gateway.TLS_KEY_FILE) });
+    const receiver = new WebhookReceiver(server);
+    server.on('request', (request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', async () => {
+        const path = request.url ?? '/';
+        const received: ReceivedRequest = { path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), aborted: false };
+        response.on('close', () => {
+          if (!response.writableFinished) received.aborted = true;
+        });
+        const index = receiver.received.filter((r) => r.path === path).length;
+        receiver.received.push(received);
+        const behaviour: Behaviour = receiver.behaviours.get(path) ?? (() => ({ status: 200 }));
+        const answer = await behaviour(received, index);
+        if ('hang' in answer || received.aborted) return;
+        if ('closeConnection' in answer) return void request.socket.destroy();
+        if ('garbage' in answer) {
+          request.socket.end('this is not HTTP\r\n\r\n');
+          return;
+        }
+        if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+        if (received.aborted) return;
+        response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+        response.end(answer.body ?? '{}', () => (received.answered = answer.status));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  /** An https URL of this receiver (by host name, as a store would register it). */
+  url(path: string): string {
+    return `https://localhost:${(this.server.address() as AddressInfo).port}${path}`;
+  }
+
+  on(path: string, behaviour: Behaviour): void {
+    this.behaviours.set(path, behaviour);
+  }
+
+  requests(path: string): ReceivedRequest[] {
+    return this.received.filter((request) => request.path === path);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
