@@ -1,0 +1,230 @@
+// Benchmark: an event committed → its webhook received by the store's HTTPS endpoint, under a
+// steady open-loop load.
+//
+//   Target (issue 5): p50 ≤ 50 ms, p99 ≤ 250 ms at 200 events/s, on this 2-core machine with
+//   the whole stack running.
+//
+//   node bench/webhook-latency.mjs [--rate=200 --duration=30 --warmup=5 --stores=200 --source=gateway|kafka --keep]
+//
+// It starts its own durable stack (fast: false, as in production), creates stores through the
+// HTTPS API, registers each one's webhook at a receiver on loopback (a child process answering
+// 200 at once), then sends events at a fixed rate (see eventSource): by default through the
+// gateway (POST /admin/lojas/{idLoja}/aplicativo/remover commits one `aplicativo.removido`,
+// which its outbox relay takes to Kafka), or with --source=kafka straight to
+// atendimento.events.v1. The delivery service records and pushes each one. Latency = arrival
+// at the receiver − the event's commit (gateway.events.occurred_at, the INSERT's
+// clock_timestamp) or publish time; both clocks are this machine's. Figures per stage come
+// from the delivery service's inbox and its deliveries' first attempts.
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import {
+  benchStack, clientAddress, cpuMeter, createStores, latencyLine, machine, parseArgs, percentile, registerWebhooks, say, sleep, startReceiver,
+} from './delivery-common.mjs';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('pg');
+const { Kafka, logLevel, Partitioners } = require('kafkajs');
+
+const args = parseArgs({ rate: 200, duration: 30, warmup: 5, stores: 200, source: 'gateway', keep: 'false' });
+const TARGET = { p50: 50, p99: 250 };
+const DRAIN_TIMEOUT_MS = 15_000;
+
+/**
+ * Open loop: event i is due at start + i/rate, whether or not earlier ones have been accepted.
+ * `fire(i)` sends it and resolves to what identifies it, or undefined when it was refused.
+ */
+function runLoad({ rate, seconds, warmupSeconds, fire, onTick }) {
+  const total = Math.round(rate * seconds);
+  const firstMeasured = Math.round(rate * warmupSeconds);
+  const measured = { sent: 0, refused: 0, accepted: [] };
+  const stats = { sent: 0, inFlight: 0 };
+  const start = performance.now();
+  return new Promise((resolve) => {
+    let finished = false;
+    const maybeDone = () => finished && stats.inFlight === 0 && resolve(measured);
+    const send = (i) => {
+      const isMeasured = i >= firstMeasured;
+      if (isMeasured && measured.sent === 0) measured.start = performance.now();
+      if (isMeasured) measured.sent += 1;
+      stats.sent += 1;
+      stats.inFlight += 1;
+      fire(i)
+        .then((sent) => {
+          if (!isMeasured) return;
+          if (sent === undefined) measured.refused += 1;
+          else measured.accepted.push(sent);
+        }, () => isMeasured && (measured.refused += 1))
+        .finally(() => {
+          stats.inFlight -= 1;
+          maybeDone();
+        });
+    };
+    let i = 0;
+    const timer = setInterval(() => {
+      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
+      while (i < due) send(i++);
+      onTick?.(performance.now() - start, stats);
+      if (i >= total) {
+        clearInterval(timer);
+        measured.end = performance.now();
+        finished = true;
+        maybeDone();
+      }
+    }, 1);
+  });
+}
+
+/**
+ * Where the events come from. `gateway`: POST /admin/lojas/{idLoja}/aplicativo/remover, each
+ * committing an `aplicativo.removido` in the gateway (its outbox relay takes it to Kafka); its
+ * commit time is gateway.events.occurred_at. `kafka`: a contract-conformant
+ * `atendimento.mensagem` produced straight to atendimento.events.v1 (acks=-1), as an outbox
+ * relay publishes right after a commit; its time is taken just before the send. The second
+ * measures the delivery service alone; the first, the whole way from a committed event.
+ */
+function eventSource(kind, { api, adminKey, stores, db, kafkaBrokers }) {
+  if (kind === 'gateway') {
+    return {
+      fire: async (i) => {
+        const idLoja = stores[i % stores.length].idLoja;
+        const response = await api('POST', `/admin/lojas/${idLoja}/aplicativo/remover`, { headers: { 'x-admin-key': adminKey, ...clientAddress() } });
+        return response.status === 202 ? response.body : undefined;
+      },
+      async committed(accepted) {
+        const { rows } = await db.query(
+          `SELECT e.event_id::text AS id, e.occurred_at
+           FROM unnest($1::int[], $2::text[]) AS r(id_loja, data_remocao)
+           JOIN gateway.events e ON e.id_loja = r.id_loja AND e.type = 'aplicativo.removido' AND e.data->>'dataRemocao' = r.data_remocao`,
+          [accepted.map((a) => a.idLoja), accepted.map((a) => a.dataRemocao)],
+        );
+        return new Map(rows.map((row) => [row.id, row.occurred_at.getTime()]));
+      },
+      close: async () => undefined,
+    };
+  }
+  const producer = new Kafka({ brokers: [kafkaBrokers], clientId: 'bench', logLevel: logLevel.NOTHING }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  const connected = producer.connect();
+  return {
+    fire: async (i) => {
+      await connected;
+      const idLoja = stores[i % stores.length].idLoja;
+      const at = Date.now();
+      const now = new Date(at).toISOString();
+      const event = {
+        id: randomUUID(), type: 'atendimento.mensagem', schemaVersion: 1, occurredAt: now, idLoja, correlationId: randomUUID(), causationId: null, traceparent: null,
+        data: { idAtendimento: `bench-${idLoja}`, idLoja, canal: 'chat', direcao: 'entrada', remetente: 'cliente', mensagem: `mensagem ${i}`, dataHora: now },
+      };
+      await producer.send({ topic: 'atendimento.events.v1', acks: -1, messages: [{ key: String(idLoja), value: JSON.stringify(event) }] });
+      return { id: event.id, at };
+    },
+    committed: async (accepted) => new Map(accepted.map((a) => [a.id, a.at])),
+    close: () => producer.disconnect(),
+  };
+}
+
+async function measure(facts, stack, api) {
+  let receiver;
+  let source;
+  let db;
+  try {
+    receiver = await startReceiver(stack, 0);
+    db = new Client({ connectionString: stack.infra.databaseUrl });
+    await db.connect();
+    say(`creating ${args.stores} stores with webhooks`);
+    const stores = await createStores(api, stack.adminApiKey, args.stores);
+    await registerWebhooks(api, stores, receiver);
+    await sleep(2000);
+    await receiver.arrivals(); // the verification calls
+
+    const meter = cpuMeter(stack, new Map([[receiver.pid, 'webhook receiver']]));
+    source = eventSource(args.source, { api, adminKey: stack.adminApiKey, stores, db, kafkaBrokers: stack.infra.kafkaBrokers });
+    say(`load: ${args.rate} events/s from ${args.source} for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded) over ${stores.length} stores`);
+    let lastTick = 0;
+    let metered = false;
+    const m = await runLoad({
+      rate: args.rate, seconds: args.warmup + args.duration, warmupSeconds: args.warmup, fire: source.fire,
+      onTick: (elapsed, stats) => {
+        if (!metered && elapsed >= args.warmup * 1000) {
+          meter.start();
+          metered = true;
+        }
+        if (elapsed - lastTick >= 5000) {
+          lastTick = elapsed;
+          say(`t=${(elapsed / 1000).toFixed(0)} s: sent ${stats.sent}, in flight ${stats.inFlight}`);
+        }
+      },
+    });
+    const cpu = meter.stop();
+    const measuredSeconds = (m.end - m.start) / 1000;
+
+    // The measured events, by id, with their commit (or publish) time.
+    const committed = await source.committed(m.accepted);
+    const arrived = new Map();
+    const duplicates = [];
+    const drainStart = Date.now();
+    while (Date.now() - drainStart < DRAIN_TIMEOUT_MS) {
+      for (const [id, at] of await receiver.arrivals()) {
+        if (arrived.has(id)) duplicates.push(id);
+        else arrived.set(id, at);
+      }
+      if ([...committed.keys()].every((id) => arrived.has(id))) break;
+      await sleep(200);
+    }
+    const latencies = [...committed].filter(([id]) => arrived.has(id)).map(([id, at]) => arrived.get(id) - at);
+    const missing = committed.size - latencies.length;
+
+    // Where the time goes: commit → consumed (outbox relay or producer, Kafka, the delivery
+    // service's consumer starts its transaction) → the attempt starts (its commit, the
+    // dispatcher's claim) → arrival.
+    const stages = await db.query(
+      `SELECT e.id_evento::text AS id, i.processed_at, t.data_hora
+       FROM delivery.entregas e
+       JOIN delivery.tentativas t ON t.id_entrega = e.id_entrega AND t.numero = 1
+       JOIN delivery.inbox i ON i.event_id = e.id_evento AND i.consumer = 'delivery.notificacoes'
+       WHERE e.id_evento = ANY($1::uuid[])`,
+      [[...committed.keys()]],
+    );
+    const toConsumer = stages.rows.map((row) => row.processed_at.getTime() - committed.get(row.id));
+    const toAttempt = stages.rows.map((row) => row.data_hora.getTime() - row.processed_at.getTime());
+    const attemptToArrival = stages.rows.filter((row) => arrived.has(row.id)).map((row) => arrived.get(row.id) - row.data_hora.getTime());
+
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const p50 = percentile(sorted, 50);
+    const p99 = percentile(sorted, 99);
+    const achieved = m.sent / measuredSeconds;
+    const pass = p50 <= TARGET.p50 && p99 <= TARGET.p99 && missing === 0 && m.refused === 0 && achieved >= args.rate * 0.98;
+    process.stdout.write([
+      '',
+      `Webhook latency: event ${args.source === 'gateway' ? 'committed (api-gateway)' : 'produced to Kafka'} → webhook received (HTTPS receiver on loopback)`,
+      `  date            ${facts.date}`,
+      `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}; load average before start ${facts.loadAverage}`,
+      `  stack           durable (PostgreSQL fsync on), log level warn, one replica of each service, ${stores.length} stores with a webhook`,
+      `  offered load    ${args.rate} events/s for ${args.duration} s after ${args.warmup} s warm-up (open loop; ${args.source === 'gateway' ? 'aplicativo.removido via the operator route' : 'atendimento.mensagem produced to atendimento.events.v1'})`,
+      `  achieved rate   ${achieved.toFixed(1)} events/s in the measured window (${m.sent} in ${measuredSeconds.toFixed(1)} s), ${m.refused} not accepted`,
+      `  webhooks        ${committed.size} events committed, ${latencies.length} received, ${missing} missing, ${duplicates.length} received twice`,
+      `  latency         ${latencyLine(latencies)}`,
+      `  target          p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms at ${args.rate}/s: ${pass ? 'PASS' : 'FAIL'}`,
+      `  breakdown       commit → consumed: ${latencyLine(toConsumer)}`,
+      `                  consumed → attempt starts: ${latencyLine(toAttempt)}`,
+      `                  attempt starts → received: ${latencyLine(attemptToArrival)}`,
+      `  CPU (measured)  ${cpu.line}`,
+      '',
+    ].join('\n'));
+    if (cpu.outside > 0.15) say(`warning: ${(cpu.outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
+    return pass ? 0 : 1;
+  } finally {
+    await source?.close().catch(() => undefined);
+    await db?.end().catch(() => undefined);
+    await receiver?.stop();
+  }
+}
+
+const facts = machine();
+say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load average ${facts.loadAverage}`);
+const { stack, api, stop } = await benchStack('webhook-latency', { keep: args.keep === 'true' });
+const code = await measure(facts, stack, api).catch((error) => {
+  say(`benchmark failed: ${error.stack ?? error.message}`);
+  return 1;
+});
+await stop(code);
+process.exit(code);

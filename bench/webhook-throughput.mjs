@@ -1,0 +1,120 @@
+// Benchmark: deliveries per second of one delivery-service replica.
+//
+//   Targets (issue 5), on this 2-core machine with the whole stack running:
+//     against a receiver that answers at once:        ≥ 1,000 deliveries/s
+//     against a receiver that takes 1 s per request:  ≥ 500 deliveries/s (concurrency, not waiting)
+//
+//   node bench/webhook-throughput.mjs [--delay=0 --events=30000 --stores=300 --keep]
+//   node bench/webhook-throughput.mjs --delay=1000 --stores=1000
+//
+// It starts its own durable stack (fast: false; one replica of each service), creates stores
+// with a webhook each at a receiver on loopback (a child process answering 200 after --delay
+// ms), then produces --events contract-conformant `atendimento.mensagem` events straight to
+// `atendimento.events.v1` (keyed by store, as the atendimento service's outbox relay would),
+// spread over the stores. The one delivery replica consumes, records and pushes them. The rate
+// is deliveries confirmed per second at the receiver between 10 % and 90 % of the events, so
+// start-up and the tail do not count. A store's first attempts are made one after another (in
+// the order of its events), so concurrency comes from many stores: use at least as many stores
+// as the concurrency the delay needs (1 s × 500/s → ≥ 500 stores).
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { benchStack, cpuMeter, createStores, machine, parseArgs, percentile, registerWebhooks, say, sleep, startReceiver } from './delivery-common.mjs';
+
+const require = createRequire(import.meta.url);
+const { Kafka, logLevel, Partitioners } = require('kafkajs');
+
+const args = parseArgs({ delay: 0, events: 30_000, stores: 300, keep: 'false' });
+const TARGET = args.delay >= 1000 ? 500 : 1000;
+const TIMEOUT_MS = 300_000;
+
+function evento(idLoja, n) {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(), type: 'atendimento.mensagem', schemaVersion: 1, occurredAt: now, idLoja, correlationId: randomUUID(), causationId: null, traceparent: null,
+    data: { idAtendimento: `bench-${idLoja}`, idLoja, canal: 'chat', direcao: 'entrada', remetente: 'cliente', mensagem: `mensagem ${n}`, dataHora: now },
+  };
+}
+
+async function measure(facts, stack, api) {
+  const receiver = await startReceiver(stack, args.delay);
+  const producer = new Kafka({ brokers: [stack.infra.kafkaBrokers], clientId: 'bench', logLevel: logLevel.NOTHING }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  try {
+    say(`creating ${args.stores} stores with webhooks (receiver delay ${args.delay} ms)`);
+    const stores = await createStores(api, stack.adminApiKey, args.stores);
+    await registerWebhooks(api, stores, receiver);
+    await sleep(2000);
+    await receiver.arrivals(); // the verification calls
+
+    await producer.connect();
+    const events = Array.from({ length: args.events }, (_, n) => evento(stores[n % stores.length].idLoja, n));
+    const meter = cpuMeter(stack, new Map([[receiver.pid, 'webhook receiver']]));
+    meter.start();
+    const produceStart = Date.now();
+    for (let from = 0; from < events.length; from += 1000) {
+      await producer.send({
+        topic: 'atendimento.events.v1',
+        acks: -1,
+        messages: events.slice(from, from + 1000).map((event) => ({ key: String(event.idLoja), value: JSON.stringify(event), headers: { 'event-id': event.id, 'event-type': event.type } })),
+      });
+    }
+    const produceMs = Date.now() - produceStart;
+    say(`produced ${events.length} events in ${produceMs} ms`);
+
+    const wanted = new Set(events.map((event) => event.id));
+    const arrivals = [];
+    const seen = new Map();
+    let lastReport = Date.now();
+    while (seen.size < wanted.size && Date.now() - produceStart < TIMEOUT_MS) {
+      await sleep(250);
+      for (const [id, at] of await receiver.arrivals()) {
+        if (!wanted.has(id)) continue;
+        seen.set(id, (seen.get(id) ?? 0) + 1);
+        arrivals.push(at);
+      }
+      if (Date.now() - lastReport >= 5000) {
+        lastReport = Date.now();
+        say(`t=${((Date.now() - produceStart) / 1000).toFixed(0)} s: ${seen.size}/${wanted.size} delivered`);
+      }
+    }
+    const cpu = meter.stop();
+    arrivals.sort((a, b) => a - b);
+    const at10 = percentile(arrivals, 10);
+    const at90 = percentile(arrivals, 90);
+    const inWindow = arrivals.filter((at) => at >= at10 && at <= at90).length;
+    const rate = inWindow / ((at90 - at10) / 1000);
+    const perSecond = new Map();
+    for (const at of arrivals.filter((a) => a >= at10 && a <= at90)) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
+    const seconds = [...perSecond.values()].sort((a, b) => a - b);
+    const duplicates = [...seen.values()].filter((count) => count > 1).length;
+    const missing = wanted.size - seen.size;
+    const pass = rate >= TARGET && missing === 0 && duplicates === 0;
+    process.stdout.write([
+      '',
+      `Webhook throughput: one delivery-service replica, receiver answering ${args.delay ? `after ${args.delay} ms` : 'at once'}`,
+      `  date            ${facts.date}`,
+      `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}; load average before start ${facts.loadAverage}`,
+      `  stack           durable (PostgreSQL fsync on), log level warn, one replica of each service, ${stores.length} stores with a webhook`,
+      `  load            ${events.length} events produced at once to atendimento.events.v1 (in ${(produceMs / 1000).toFixed(1)} s), ${args.events / args.stores} per store; consumed, recorded and pushed by the one replica`,
+      `  delivered       ${seen.size} of ${wanted.size} (${missing} missing, ${duplicates} delivered twice), first → last ${((arrivals.at(-1) - arrivals[0]) / 1000).toFixed(1)} s`,
+      `  throughput      ${rate.toFixed(0)} deliveries/s between 10 % and 90 % of the events; per second: min ${seconds[0]}, median ${percentile(seconds, 50)}, max ${seconds.at(-1)}`,
+      `  target          ≥ ${TARGET} deliveries/s: ${pass ? 'PASS' : 'FAIL'}`,
+      `  CPU (whole run) ${cpu.line}`,
+      '',
+    ].join('\n'));
+    if (cpu.outside > 0.15) say(`warning: ${(cpu.outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
+    return pass ? 0 : 1;
+  } finally {
+    await producer.disconnect().catch(() => undefined);
+    await receiver.stop();
+  }
+}
+
+const facts = machine();
+say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load average ${facts.loadAverage}`);
+const { stack, api, stop } = await benchStack(`webhook-throughput-${args.delay}`, { keep: args.keep === 'true' });
+const code = await measure(facts, stack, api).catch((error) => {
+  say(`benchmark failed: ${error.stack ?? error.message}`);
+  return 1;
+});
+await stop(code);
+process.exit(code);
