@@ -122,7 +122,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
     const received: KafkaMessage[] = [];
 
     beforeAll(async () => {
-      relay = new OutboxRelay(dataSource, kafka, database.url, `${schema}.outbox`);
+      relay = new OutboxRelay(dataSource, kafka, database.url, schema);
       await relay.start();
       consumer = kafka.consumer({ groupId: `it-${schema}` });
       await consumer.connect();

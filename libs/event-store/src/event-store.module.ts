@@ -55,7 +55,7 @@ export class EventStoreModule {
       {
         provide: OutboxRelay,
         useFactory: (dataSource: DataSource) =>
-          new OutboxRelay(dataSource, createKafka(options.kafkaBrokers, `${options.service}-relay`), options.database.url, `${options.database.schema}.outbox`),
+          new OutboxRelay(dataSource, createKafka(options.kafkaBrokers, `${options.service}-relay`), options.database.url, options.database.schema),
         inject: [getDataSourceToken()],
       },
       { provide: MessageConsumer, useFactory: (dataSource: DataSource) => new MessageConsumer(dataSource), inject: [getDataSourceToken()] },

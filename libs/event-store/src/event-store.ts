@@ -25,7 +25,11 @@ export interface AppendOptions {
   causationId?: string | null;
 }
 
-export const OUTBOX_CHANNEL = 'outbox';
+/**
+ * The NOTIFY channel of a schema's outbox: one per service, so a commit wakes only the relay of
+ * the service that made it.
+ */
+export const outboxChannel = (schema: string): string => `${schema}_outbox`;
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -100,7 +104,8 @@ export class EventStore {
       String(event.idLoja),
       envelope,
     ]);
-    // Wakes the relay at commit; it also polls, so a lost notification only delays.
-    await manager.query(`SELECT pg_notify($1, '')`, [OUTBOX_CHANNEL]);
+    // Wakes the relay at commit; it also polls, so a lost notification only delays. The
+    // connection's search_path is the service's schema (see dataSourceOptions).
+    await manager.query(`SELECT pg_notify(current_schema() || '_outbox', '')`);
   }
 }

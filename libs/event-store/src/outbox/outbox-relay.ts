@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { Counter, Histogram } from 'prom-client';
 import type { EventEnvelope } from '@trilha/contracts';
 import { withSpanFrom } from '@trilha/observability';
-import { OUTBOX_CHANNEL } from '../event-store';
+import { outboxChannel } from '../event-store';
 
 interface OutboxRow {
   position: string;
@@ -48,7 +48,8 @@ export class OutboxRelay {
     private readonly dataSource: DataSource,
     private readonly kafka: Kafka,
     private readonly databaseUrl: string,
-    private readonly lockKey: string,
+    /** The service's schema: whose outbox this relay drains. */
+    private readonly schema: string,
   ) {}
 
   async start(): Promise<void> {
@@ -80,7 +81,7 @@ export class OutboxRelay {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      await client.query(`LISTEN ${outboxChannel(this.schema)}`);
       this.listener = client;
       this.wake?.();
     } catch (error) {
@@ -121,7 +122,7 @@ export class OutboxRelay {
   /** Publishes up to one batch; returns how many rows it relayed. */
   private async drainBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [this.lockKey]);
+      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [`${this.schema}.outbox`]);
       if (!locked) return 0;
       const rows: OutboxRow[] = await manager.query(`SELECT * FROM outbox ORDER BY position LIMIT $1`, [BATCH]);
       if (rows.length === 0) return 0;
