@@ -15,7 +15,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { stackPorts, startStack } from '../tools/stack.mjs';
 
@@ -23,7 +23,6 @@ const require = createRequire(import.meta.url);
 const { Agent, request } = require('undici');
 const { Client } = require('pg');
 
-const root = resolve(import.meta.dirname, '..');
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
     const [key, value] = arg.replace(/^--/, '').split('=');
