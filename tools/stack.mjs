@@ -168,7 +168,9 @@ export async function startService(stack, service, { name = service, env = {} } 
   // its (synchronous) log writes whenever this process is busy.
   const out = openSync(logFile, 'a');
   const serviceEnv = { ...stack.env[service], ...env };
-  const child = spawn(process.execPath, [join(root, 'dist/apps', service, 'src/main.js')], {
+  // TRILHA_SERVICE_NODE_ARGS: extra Node.js arguments for every service, e.g. to profile them.
+  const nodeArgs = process.env.TRILHA_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/apps', service, 'src/main.js')], {
     cwd: root,
     env: { ...process.env, ...serviceEnv },
     stdio: ['ignore', out, out],

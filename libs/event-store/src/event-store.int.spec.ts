@@ -122,7 +122,8 @@ describe('event store (PostgreSQL and Kafka)', () => {
     const received: KafkaMessage[] = [];
 
     beforeAll(async () => {
-      relay = new OutboxRelay(dataSource, kafka, database.url, schema);
+      relay = new OutboxRelay(kafka, database);
+      store.onOutboxCommit(() => relay.wake());
       await relay.start();
       consumer = kafka.consumer({ groupId: `it-${schema}` });
       await consumer.connect();
@@ -172,6 +173,29 @@ describe('event store (PostgreSQL and Kafka)', () => {
         return mine.length >= 30 ? mine.map((e) => e.data.amount) : undefined;
       });
       expect(amounts).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
+    });
+
+    it('relays the commits of two replicas, each waking only its own relay, in order', async () => {
+      const replica = await new DataSource(dataSourceOptions(database)).initialize();
+      const replicaStore = new EventStore(replica, (event) => ({ topic, data: event.data }), []);
+      const replicaRelay = new OutboxRelay(kafka, database);
+      replicaStore.onOutboxCommit(() => replicaRelay.wake());
+      await replicaRelay.start();
+      try {
+        const stream = `counter-${randomUUID()}`;
+        for (let amount = 1; amount <= 40; amount += 1) {
+          const writer = amount % 2 === 0 ? replicaStore : store;
+          await writer.transaction((manager) => writer.append(manager, stream, amount - 1, [{ type: 'added', data: { amount } }], { idLoja: 11 }));
+        }
+        const amounts = await eventually('all 40 events', () => {
+          const mine = received.map((m) => JSON.parse(String(m.value))).filter((e) => e.idLoja === 11 && e.type === 'added');
+          return mine.length >= 40 ? mine.map((e) => e.data.amount) : undefined;
+        });
+        expect(amounts).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
+      } finally {
+        await replicaRelay.stop();
+        await replica.destroy();
+      }
     });
 
     it('handles a redelivered message once, and skips an invalid one without blocking', async () => {

@@ -48,15 +48,17 @@ export class EventStoreModule {
       ...projections,
       { provide: PROJECTIONS, useFactory: (...instances: Projection[]) => instances, inject: projections },
       {
-        provide: EventStore,
-        useFactory: (dataSource: DataSource, instances: Projection[]) => new EventStore(dataSource, options.routing, instances),
-        inject: [getDataSourceToken(), PROJECTIONS],
+        provide: OutboxRelay,
+        useFactory: () => new OutboxRelay(createKafka(options.kafkaBrokers, `${options.service}-relay`), options.database),
       },
       {
-        provide: OutboxRelay,
-        useFactory: (dataSource: DataSource) =>
-          new OutboxRelay(dataSource, createKafka(options.kafkaBrokers, `${options.service}-relay`), options.database.url, options.database.schema),
-        inject: [getDataSourceToken()],
+        provide: EventStore,
+        useFactory: (dataSource: DataSource, instances: Projection[], relay: OutboxRelay) => {
+          const store = new EventStore(dataSource, options.routing, instances);
+          store.onOutboxCommit(() => relay.wake());
+          return store;
+        },
+        inject: [getDataSourceToken(), PROJECTIONS, OutboxRelay],
       },
       { provide: MessageConsumer, useFactory: (dataSource: DataSource) => new MessageConsumer(dataSource), inject: [getDataSourceToken()] },
       OutboxRelayLifecycle,

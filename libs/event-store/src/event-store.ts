@@ -25,11 +25,6 @@ export interface AppendOptions {
   causationId?: string | null;
 }
 
-/**
- * The NOTIFY channel of a schema's outbox: one per service, so a commit wakes only the relay of
- * the service that made it.
- */
-export const outboxChannel = (schema: string): string => `${schema}_outbox`;
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -38,6 +33,10 @@ const UNIQUE_VIOLATION = '23505';
  * projections, all in the caller's transaction.
  */
 export class EventStore {
+  /** Transactions that wrote to the outbox and have not committed yet. */
+  private readonly outboxWriters = new WeakSet<EntityManager>();
+  private readonly outboxListeners: (() => void)[] = [];
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly routing: OutboxRouting,
@@ -52,11 +51,30 @@ export class EventStore {
     return rows.map(fromRow);
   }
 
-  /** Runs `work` in a transaction; appends made through it commit or roll back together. */
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  /**
+   * Runs `work` in a transaction; appends made through it commit or roll back together. When
+   * it committed outbox messages, the `onOutboxCommit` listeners hear of it right after.
+   */
+  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    let wroteOutbox = false;
+    const result = await this.dataSource.transaction(async (manager) => {
+      const value = await work(manager);
+      wroteOutbox = this.outboxWriters.has(manager);
+      return value;
+    });
+    if (wroteOutbox) for (const listener of this.outboxListeners) listener();
+    return result;
   }
 
+  /** Calls `listener` after every commit that wrote to the outbox (the relay's wake-up). */
+  onOutboxCommit(listener: () => void): void {
+    this.outboxListeners.push(listener);
+  }
+
+  /**
+   * Appends to a stream inside `manager`'s transaction, which should come from `transaction`:
+   * the outbox messages of any other transaction wait for the relay's next poll.
+   */
   async append(
     manager: EntityManager,
     streamId: string,
@@ -104,8 +122,6 @@ export class EventStore {
       String(event.idLoja),
       envelope,
     ]);
-    // Wakes the relay at commit; it also polls, so a lost notification only delays. The
-    // connection's search_path is the service's schema (see dataSourceOptions).
-    await manager.query(`SELECT pg_notify(current_schema() || '_outbox', '')`);
+    this.outboxWriters.add(manager);
   }
 }

@@ -1,11 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { Client } from 'pg';
+import { Pool } from 'pg';
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
-import type { DataSource } from 'typeorm';
 import { Counter, Histogram } from 'prom-client';
 import type { EventEnvelope } from '@trilha/contracts';
 import { withSpanFrom } from '@trilha/observability';
-import { outboxChannel } from '../event-store';
+import type { ServiceDatabase } from '../database';
 
 interface OutboxRow {
   position: string;
@@ -16,7 +15,10 @@ interface OutboxRow {
 }
 
 const BATCH = 500;
+/** The fallback for commits no local `wake` announces (another process's, a lost wake-up). */
 const POLL_MS = 1000;
+/** How soon to try again while another replica's relay drains: our rows may be behind its snapshot. */
+const BUSY_RETRY_MS = 10;
 const MAX_BACKOFF_MS = 5000;
 
 const published = new Counter({ name: 'trilha_outbox_published_total', help: 'Messages relayed from the outbox to Kafka', labelNames: ['topic'] });
@@ -26,31 +28,43 @@ const relayLag = new Histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
 });
 
+/** What one drain found: how many rows it relayed, or that another relay holds the outbox. */
+type Drained = number | 'busy';
+
 /**
- * Publishes the outbox to Kafka. Woken by NOTIFY at every commit that wrote to the outbox,
- * and polling as a fallback. Rows are deleted only in the transaction that saw Kafka
- * acknowledge them, so a crash at any point re-publishes rather than loses (consumers
- * de-duplicate with their inbox).
+ * Publishes the outbox to Kafka. The event store wakes it after every commit that wrote to the
+ * outbox; commits arriving while it drains make it drain again at once, so under load each
+ * batch carries everything committed meanwhile. It also polls, as a fallback. Rows are deleted
+ * only in the transaction that saw Kafka acknowledge them, so a crash at any point re-publishes
+ * rather than loses (consumers de-duplicate with their inbox).
  *
- * Several replicas of a service each run a relay; a transaction-level advisory lock lets one
- * drain at a time, which keeps every key's messages in outbox order. (Row locks with SKIP
- * LOCKED would let two relays publish neighbouring batches of one key out of order.)
+ * It has a connection of its own, so a busy service pool never delays it. Several replicas of a
+ * service each run a relay; a transaction-level advisory lock lets one drain at a time, which
+ * keeps every key's messages in outbox order. (Row locks with SKIP LOCKED would let two relays
+ * publish neighbouring batches of one key out of order.)
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
+  private readonly pool: Pool;
   private producer?: Producer;
-  private listener?: Client;
   private running = false;
-  private wake?: () => void;
+  /** A wake-up came since the current drain began. */
+  private woken = false;
+  private endPause?: () => void;
   private loop?: Promise<void>;
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly kafka: Kafka,
-    private readonly databaseUrl: string,
-    /** The service's schema: whose outbox this relay drains. */
-    private readonly schema: string,
-  ) {}
+    /** The service's database and schema: whose outbox this relay drains. */
+    private readonly database: Pick<ServiceDatabase, 'url' | 'schema'>,
+  ) {
+    // A pool of one: it replaces its connection by itself after a database restart.
+    this.pool = new Pool({ connectionString: database.url, max: 1, options: `-c search_path=${database.schema}` });
+    const connectionLost = (error: Error) => this.logger.warn(`outbox relay connection lost: ${error.message}`);
+    // Idle, the pool hears the error; checked out, the connection itself must.
+    this.pool.on('error', connectionLost);
+    this.pool.on('connect', (client) => client.on('error', connectionLost));
+  }
 
   async start(): Promise<void> {
     // One request in flight keeps each partition's order through retries. Not the idempotent
@@ -59,82 +73,85 @@ export class OutboxRelay {
     this.producer = this.kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
     await this.producer.connect();
     this.running = true;
-    await this.listen();
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.wake();
     await this.loop;
-    await this.listener?.end().catch(() => undefined);
+    await this.pool.end();
     await this.producer?.disconnect();
   }
 
-  /** A dedicated connection for LISTEN; it reconnects by itself after a database restart. */
-  private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.databaseUrl });
-    client.on('notification', () => this.wake?.());
-    client.on('error', (error) => this.logger.warn(`outbox listener lost: ${error.message}`));
-    client.on('end', () => {
-      if (this.running) setTimeout(() => this.listen().catch(() => undefined), 1000);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${outboxChannel(this.schema)}`);
-      this.listener = client;
-      this.wake?.();
-    } catch (error) {
-      this.logger.warn(`outbox listener cannot connect: ${(error as Error).message}`);
-      await client.end().catch(() => undefined);
-      if (this.running) setTimeout(() => this.listen().catch(() => undefined), 1000);
-    }
+  /** New rows were committed to the outbox. */
+  wake(): void {
+    this.woken = true;
+    this.endPause?.();
   }
 
   private async run(): Promise<void> {
     let backoff = 100;
     while (this.running) {
+      this.woken = false;
+      let drained: Drained;
       try {
-        const relayed = await this.drainBatch();
+        drained = await this.drainBatch();
         backoff = 100;
-        if (relayed === BATCH) continue;
       } catch (error) {
         this.logger.error(`outbox relay failed, retrying in ${backoff} ms: ${(error as Error).message}`);
         await this.pause(backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         continue;
       }
-      await this.pause(POLL_MS);
+      if (drained === 'busy') await this.pause(BUSY_RETRY_MS);
+      else if (drained < BATCH && !this.woken) await this.pause(POLL_MS);
     }
   }
 
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.endPause = undefined;
         resolve();
-      }
-      this.wake = done;
+      };
+      const timer = setTimeout(done, ms);
+      this.endPause = done;
     });
   }
 
-  /** Publishes up to one batch; returns how many rows it relayed. */
-  private async drainBatch(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [`${this.schema}.outbox`]);
-      if (!locked) return 0;
-      const rows: OutboxRow[] = await manager.query(`SELECT * FROM outbox ORDER BY position LIMIT $1`, [BATCH]);
-      if (rows.length === 0) return 0;
-      await this.publish(rows);
-      await manager.query(`DELETE FROM outbox WHERE position = ANY($1::bigint[])`, [rows.map((row) => row.position)]);
+  /** Publishes up to one batch. */
+  private async drainBatch(): Promise<Drained> {
+    const client = await this.pool.connect();
+    let failure: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const { rows: [{ locked }] } = await client.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [`${this.database.schema}.outbox`]);
+      if (!locked) {
+        await client.query('ROLLBACK');
+        return 'busy';
+      }
+      const { rows } = await client.query<OutboxRow>(`SELECT * FROM outbox ORDER BY position LIMIT $1`, [BATCH]);
+      if (rows.length > 0) {
+        await this.publish(rows);
+        await client.query(`DELETE FROM outbox WHERE position = ANY($1::bigint[])`, [rows.map((row) => row.position)]);
+      }
+      await client.query('COMMIT');
       const now = Date.now();
       for (const row of rows) {
         published.inc({ topic: row.topic });
         relayLag.observe((now - row.created_at.getTime()) / 1000);
       }
       return rows.length;
-    });
+    } catch (error) {
+      failure = error as Error;
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      // A failed connection is destroyed rather than reused.
+      client.release(failure);
+    }
   }
 
   private async publish(rows: OutboxRow[]): Promise<void> {
