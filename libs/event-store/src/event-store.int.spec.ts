@@ -198,7 +198,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
       }
     });
 
-    it('handles a redelivered message once, and skips an invalid one without blocking', async () => {
+    it('handles a redelivered message once, skips an invalid one without blocking, and passes over types it does not act on', async () => {
       await dataSource.query(`CREATE TABLE IF NOT EXISTS seen (event_id uuid, amount integer)`);
       const inbox = new MessageConsumer(dataSource);
       const contract = { added: AddedData, named: NamedData };
@@ -216,6 +216,11 @@ describe('event store (PostgreSQL and Kafka)', () => {
       await inbox.consume('it-consumer', contextFor({ ...envelope, id: randomUUID(), data: { amount: 'four' } }), contract, handler);
       await inbox.consume('it-consumer', contextFor({ ...envelope, id: randomUUID(), type: 'unknown' }), contract, handler);
       expect(await dataSource.query(`SELECT amount FROM seen`)).toEqual([{ amount: 4 }]);
+
+      const named = { ...envelope, id: randomUUID(), type: 'named', data: { name: 'x' } };
+      await inbox.consume('it-consumer', contextFor(named), contract, handler, ['added']);
+      expect(await dataSource.query(`SELECT amount FROM seen`)).toEqual([{ amount: 4 }]);
+      expect(await dataSource.query(`SELECT * FROM inbox WHERE event_id = $1`, [named.id])).toEqual([]);
     });
   });
 });

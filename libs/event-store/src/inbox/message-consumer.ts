@@ -18,6 +18,8 @@ export type MessageHandler<T extends EventEnvelope> = (event: T, manager: Entity
  *
  * - An invalid message (bad envelope, unknown type, bad payload) is logged and skipped: it
  *   can never succeed, and it must not block its partition.
+ * - A valid event of a type the handler does not act on (`types`) is passed over without a
+ *   transaction: a commit per event nobody needs would cost the database a flush each.
  * - Any other failure (database down, a bug) is retried with backoff until it succeeds, so
  *   the partition waits rather than losing the event or reordering the store's events.
  * - The handler runs inside a span continuing the message's `traceparent`, with the event's
@@ -33,7 +35,14 @@ export class MessageConsumer {
     this.stopping = true;
   }
 
-  async consume<T extends EventEnvelope>(consumer: string, context: KafkaContext, contract: TopicContract, handler: MessageHandler<T>): Promise<void> {
+  /** `types`: the event types `handler` acts on (default: every type of the contract). */
+  async consume<T extends EventEnvelope>(
+    consumer: string,
+    context: KafkaContext,
+    contract: TopicContract,
+    handler: MessageHandler<T>,
+    types?: readonly T['type'][],
+  ): Promise<void> {
     const message = context.getMessage();
     const where = { topic: context.getTopic(), partition: context.getPartition(), offset: message.offset };
     let event: T;
@@ -43,6 +52,10 @@ export class MessageConsumer {
       const problems = error instanceof InvalidMessageError ? error.problems : [(error as Error).message];
       this.logger.error({ msg: 'rejected invalid message', consumer, ...where, problems });
       handled.inc({ consumer, outcome: 'rejected' });
+      return;
+    }
+    if (types && !types.includes(event.type)) {
+      handled.inc({ consumer, outcome: 'passed over' });
       return;
     }
     const traceparent = headerValue(message.headers?.traceparent) ?? event.traceparent;

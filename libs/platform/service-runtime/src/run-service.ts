@@ -58,7 +58,9 @@ export async function runService(spec: ServiceSpec): Promise<void> {
           client: kafkaClientConfig(spec.kafkaBrokers, spec.consumer.groupId),
           consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false },
           subscribe: { fromBeginning: spec.consumer.fromBeginning },
-          run: { partitionsConsumedConcurrently: spec.consumer.partitions ?? 1 },
+          // Offsets are committed once a second rather than after every fetch: a redelivery
+          // after a crash is absorbed by the inbox, and the broker is spared a request per message.
+          run: { partitionsConsumedConcurrently: spec.consumer.partitions ?? 1, autoCommitInterval: 1000 },
           producer: { createPartitioner: Partitioners.DefaultPartitioner },
         },
       },

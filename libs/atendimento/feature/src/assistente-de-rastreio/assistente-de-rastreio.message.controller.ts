@@ -22,9 +22,14 @@ export class AssistenteDeRastreioMessageController {
 
   @EventPattern(TOPICS.lojas)
   onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
-    return this.consumer.consume<LojaMessage>(ASSISTENTE_DE_RASTREIO_CONSUMER, context, LOJAS_CONTRACT, async (event) => {
-      if (event.type !== 'loja.criada') return;
-      await this.agentes.criar(assistenteDeRastreio(event.data.idLoja, event.data.criadaEm));
-    });
+    return this.consumer.consume<LojaMessage>(
+      ASSISTENTE_DE_RASTREIO_CONSUMER,
+      context,
+      LOJAS_CONTRACT,
+      async (event) => {
+        if (event.type === 'loja.criada') await this.agentes.criar(assistenteDeRastreio(event.data.idLoja, event.data.criadaEm));
+      },
+      ['loja.criada'],
+    );
   }
 }

@@ -1,6 +1,5 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
-import type { EntityManager } from 'typeorm';
 import { ATENDIMENTO_CONTRACT, LOJA_EVENT_TYPES, LOJAS_CONTRACT, TOPICS, type AtendimentoMessage, type LojaMessage } from '@trilha/contracts';
 import { MessageConsumer } from '@trilha/event-store';
 import { registrarNotificacao } from './registrar-notificacao';
@@ -24,8 +23,14 @@ export class RegistrarNotificacaoMessageController {
 
   @EventPattern(TOPICS.lojas)
   onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
-    return this.consumer.consume<LojaMessage>(NOTIFICACOES_CONSUMER, context, LOJAS_CONTRACT, async (event, manager: EntityManager) => {
-      if (event.type === LOJA_EVENT_TYPES.aplicativoRemovido) await registrarNotificacao(manager, event);
-    });
+    return this.consumer.consume<LojaMessage>(
+      NOTIFICACOES_CONSUMER,
+      context,
+      LOJAS_CONTRACT,
+      async (event, manager) => {
+        await registrarNotificacao(manager, event);
+      },
+      [LOJA_EVENT_TYPES.aplicativoRemovido],
+    );
   }
 }
