@@ -1,25 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TOPICS } from '@trilha/contracts';
-import { apiClient, clientAddress, eventually, testStack, type ApiResponse } from '@trilha/testing';
-import { topicReader, topicWriter } from './kafka';
+import { apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, testStack, topicReader, type TestStore } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
-const admin = { 'x-admin-key': stack.adminApiKey };
-
-async function novaLoja(nome = 'Loja Agentes') {
-  const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome } });
-  expect(created.status).toBe(201);
-  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-  expect(auth.status).toBe(200);
-  return { idLoja: created.body.idLoja as number, token: auth.body.token as string };
-}
-
-const expectProblem = (response: ApiResponse, status: number) => {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ status, detail: expect.any(String) });
-};
+const kafka = eventPublisher(stack);
 
 /** The store's built-in agent, once the service has read the store's creation. */
 const assistenteDe = (loja: { token: string }) =>
@@ -48,27 +33,28 @@ const registrado = (pedido: Pedido, codigo: string, dataHora: string, descricao:
   ...volume(pedido, codigo), hash: hash(`${pedido.idPedido}|${codigo}|${dataHora}|${descricao}`), dataHora, descricao, sigla: '', visivelClienteFinal, origem: 'api', encerraVolume,
 });
 
-let tracking: Awaited<ReturnType<typeof topicWriter>>;
+/** Publishes a tracking event as the tracking service's outbox relay would. */
+const publicarRastreio = (idLoja: number, type: string, data: object) => kafka.publish(TOPICS.tracking, [envelope(type, idLoja, data)]);
+
 let atendimentoEvents: Awaited<ReturnType<typeof topicReader>>;
 beforeAll(async () => {
-  tracking = await topicWriter(stack.infra.kafkaBrokers, TOPICS.tracking);
-  atendimentoEvents = await topicReader(stack.infra.kafkaBrokers, TOPICS.atendimento);
+  atendimentoEvents = await topicReader(stack, TOPICS.atendimento);
 });
 afterAll(async () => {
-  await tracking.stop();
+  await kafka.close();
   await atendimentoEvents.stop();
 });
 
 describe('virtual agents (CONTRACT.md section 6)', () => {
   it('gives every new store the built-in "Assistente de rastreio"', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const assistente = await assistenteDe(loja);
     expect(assistente).toEqual({ idAgente: expect.any(String), nome: 'Assistente de rastreio', descricao: expect.any(String), habilidades: ['rastreio', 'faq'], ativo: true });
     expect((await api('GET', '/agentes', { token: loja.token })).body.agentes).toHaveLength(1);
   });
 
   it('creates a custom FAQ agent that answers paraphrases, ignoring accents and case, and offers a human otherwise', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const criado = await api('POST', '/agentes', {
       token: loja.token,
       body: {
@@ -104,11 +90,10 @@ describe('virtual agents (CONTRACT.md section 6)', () => {
   });
 
   it('refuses bad agents and unknown or another store’s agents', async () => {
-    const loja = await novaLoja();
-    const outra = await novaLoja();
+    const loja = await createStore();
+    const outra = await createStore();
     const ruim = await api('POST', '/agentes', { token: loja.token, body: { nome: '', descricao: 'x', faq: [{ pergunta: 'p' }], extra: 1 } });
-    expectProblem(ruim, 400);
-    expect(ruim.body.erros.map((erro: { campo: string }) => erro.campo)).toEqual(expect.arrayContaining(['nome', 'faq.0.resposta', 'extra']));
+    expectInvalid(ruim, 'nome', 'faq.0.resposta', 'extra');
     expectProblem(await api('POST', '/agentes', { token: loja.token, body: { nome: 'a', descricao: 'b', faq: [] } }), 400);
     expectProblem(await api('POST', '/agentes', { token: loja.token, body: { nome: 'a', descricao: 'b', faq: Array.from({ length: 1001 }, () => ({ pergunta: 'p', resposta: 'r' })) } }), 400);
 
@@ -121,8 +106,8 @@ describe('virtual agents (CONTRACT.md section 6)', () => {
 });
 
 describe('the rastreio skill, from tracking.events.v1', () => {
-  let loja: { idLoja: number; token: string };
-  let outra: { idLoja: number; token: string };
+  let loja: TestStore;
+  let outra: TestStore;
   let idAgente: string;
   let pedido: Pedido;
   let pedidoDaOutra: Pedido;
@@ -132,19 +117,19 @@ describe('the rastreio skill, from tracking.events.v1', () => {
   const numeroDaOutra = `OUT-${randomBytes(3).toString('hex')}`;
 
   beforeAll(async () => {
-    loja = await novaLoja('Loja Rastreio');
-    outra = await novaLoja('Outra Loja');
+    loja = await createStore('Loja Rastreio');
+    outra = await createStore('Outra Loja');
     idAgente = (await assistenteDe(loja)).idAgente;
     pedido = pedidoDe(loja.idLoja, numero, { pedidoCanal: canal });
     const { idLoja: _a, ...ref } = pedido;
-    await tracking.send(loja.idLoja, 'pedido.salvo', { ...ref, situacao: 'enviado', atualizadoEm: '2026-03-01T09:00:00-03:00' });
-    await tracking.send(loja.idLoja, 'rastreio.evento.registrado', registrado(pedido, codigo, '2026-03-01T10:00:00-03:00', 'Objeto postado'));
-    await tracking.send(loja.idLoja, 'rastreio.evento.registrado', registrado(pedido, codigo, '2026-03-02T11:30:00-03:00', 'Objeto em trânsito para Recife'));
+    await publicarRastreio(loja.idLoja, 'pedido.salvo', { ...ref, situacao: 'enviado', atualizadoEm: '2026-03-01T09:00:00-03:00' });
+    await publicarRastreio(loja.idLoja, 'rastreio.evento.registrado', registrado(pedido, codigo, '2026-03-01T10:00:00-03:00', 'Objeto postado'));
+    await publicarRastreio(loja.idLoja, 'rastreio.evento.registrado', registrado(pedido, codigo, '2026-03-02T11:30:00-03:00', 'Objeto em trânsito para Recife'));
     // Internal, and the latest of all: must never reach a customer.
-    await tracking.send(loja.idLoja, 'rastreio.evento.registrado', registrado(pedido, codigo, '2026-03-03T08:00:00-03:00', 'Avaria interna: reembalar no CD', false));
+    await publicarRastreio(loja.idLoja, 'rastreio.evento.registrado', registrado(pedido, codigo, '2026-03-03T08:00:00-03:00', 'Avaria interna: reembalar no CD', false));
 
     pedidoDaOutra = pedidoDe(outra.idLoja, numeroDaOutra);
-    await tracking.send(outra.idLoja, 'rastreio.evento.registrado', registrado(pedidoDaOutra, 'OUTRA123BR', '2026-03-02T10:00:00-03:00', 'Saiu para entrega da outra loja'));
+    await publicarRastreio(outra.idLoja, 'rastreio.evento.registrado', registrado(pedidoDaOutra, 'OUTRA123BR', '2026-03-02T10:00:00-03:00', 'Saiu para entrega da outra loja'));
   });
 
   const perguntar = (mensagem: string, body: object = {}) => conversar(loja, idAgente, { mensagem, ...body });
@@ -193,11 +178,11 @@ describe('the rastreio skill, from tracking.events.v1', () => {
     const corrigido = pedidoDe(loja.idLoja, `COR-${randomBytes(3).toString('hex')}`);
     const primeiro = registrado(corrigido, 'COR1BR', '2026-04-01T10:00:00-03:00', 'Postado');
     const segundo = registrado(corrigido, 'COR1BR', '2026-04-02T10:00:00-03:00', 'Em transito');
-    await tracking.send(loja.idLoja, 'rastreio.evento.registrado', primeiro);
-    await tracking.send(loja.idLoja, 'rastreio.evento.registrado', segundo);
+    await publicarRastreio(loja.idLoja, 'rastreio.evento.registrado', primeiro);
+    await publicarRastreio(loja.idLoja, 'rastreio.evento.registrado', segundo);
     const corrigir = (evento: typeof segundo, mudancas: object) => {
       const { origem: _o, encerraVolume: _e, ...dados } = evento;
-      return tracking.send(loja.idLoja, 'rastreio.evento.corrigido', { ...dados, ...mudancas });
+      return publicarRastreio(loja.idLoja, 'rastreio.evento.corrigido', { ...dados, ...mudancas });
     };
     await corrigir(segundo, { descricao: 'Em trânsito para Salvador' });
     await aguardar(`pedido ${corrigido.numeroPedido}`, 'Em trânsito para Salvador');

@@ -1,42 +1,26 @@
 import { TOPICS } from '@trilha/contracts';
-import { apiClient, clientAddress, eventually, testStack, type ApiResponse } from '@trilha/testing';
-import { topicReader, type Received } from './kafka';
+import { apiClient, createStore, eventually, expectInvalid, expectInvalidExactly, expectProblem, testStack, topicReader, type ReceivedMessage } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
-const admin = { 'x-admin-key': stack.adminApiKey };
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-async function novaLoja(nome = 'Loja Atendimento') {
-  const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome } });
-  expect(created.status).toBe(201);
-  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-  expect(auth.status).toBe(200);
-  return { idLoja: created.body.idLoja as number, token: auth.body.token as string };
-}
-
-const expectProblem = (response: ApiResponse, status: number) => {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), instance: expect.any(String) });
-};
 
 const cliente = { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' };
 
 let kafka: Awaited<ReturnType<typeof topicReader>>;
 beforeAll(async () => {
-  kafka = await topicReader(stack.infra.kafkaBrokers, TOPICS.atendimento);
+  kafka = await topicReader(stack, TOPICS.atendimento);
 });
 afterAll(() => kafka.stop());
 
 /** The conversation's events on atendimento.events.v1, in topic order. */
-const eventosDe = (idAtendimento: string): Received[] => kafka.received.filter((message) => message.envelope.data.idAtendimento === idAtendimento);
+const eventosDe = (idAtendimento: string): ReceivedMessage[] => kafka.received.filter((message) => message.envelope.data.idAtendimento === idAtendimento);
 const aguardarEventos = (idAtendimento: string, count: number) =>
   eventually(`${count} events of ${idAtendimento} on Kafka`, () => (eventosDe(idAtendimento).length >= count ? eventosDe(idAtendimento) : undefined), 15_000);
 
 describe('support conversations (CONTRACT.md section 5)', () => {
   it('opens a conversation with its first message: atendimento.criado, then atendimento.mensagem (entrada)', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const response = await api('POST', '/atendimentos', {
       token: loja.token,
       body: { canal: 'whatsapp', tipo: 'rastreio', dadosCliente: cliente, mensagem: 'Onde está meu pedido?', idPedido: 'p-123' },
@@ -65,7 +49,7 @@ describe('support conversations (CONTRACT.md section 5)', () => {
   });
 
   it('opens without optional customer fields, which the event carries as null', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const response = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'chat', tipo: 'duvida', dadosCliente: { nome: 'João' } } });
     expect(response.status).toBe(201);
     expect(response.body.dadosCliente).toEqual({ nome: 'João', telefone: null, email: null });
@@ -76,7 +60,7 @@ describe('support conversations (CONTRACT.md section 5)', () => {
   });
 
   it('adds messages while aberto, each an atendimento.mensagem, in the conversation’s order', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const { body: { idAtendimento } } = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'email', tipo: 'troca', dadosCliente: cliente } });
     const resposta = await api('POST', `/atendimentos/${idAtendimento}/mensagens`, { token: loja.token, body: { direcao: 'saida', remetente: 'atendente:ana', mensagem: 'Olá! Como posso ajudar?' } });
     expect(resposta.status).toBe(201);
@@ -95,7 +79,7 @@ describe('support conversations (CONTRACT.md section 5)', () => {
   });
 
   it('closes with the given summary: atendimento.encerrado; afterwards 409 and nothing written', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const { body: { idAtendimento } } = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'telefone', tipo: 'reclamacao', dadosCliente: cliente } });
     const encerrado = await api('POST', `/atendimentos/${idAtendimento}/encerrar`, { token: loja.token, body: { resumo: 'Cliente atendido, reembolso aprovado.' } });
     expect(encerrado.status).toBe(200);
@@ -114,7 +98,7 @@ describe('support conversations (CONTRACT.md section 5)', () => {
   });
 
   it('writes the summary from the conversation when none is given', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const { body: { idAtendimento, dataAbertura } } = await api('POST', '/atendimentos', {
       token: loja.token, body: { canal: 'whatsapp', tipo: 'devolucao', dadosCliente: cliente, mensagem: 'Quero devolver o tênis.' },
     });
@@ -131,7 +115,7 @@ describe('support conversations (CONTRACT.md section 5)', () => {
   });
 
   it('lists the store’s conversations, newest first, filtered and paginated', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const ids: string[] = [];
     for (const tipo of ['duvida', 'troca', 'outro']) {
       const created = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'chat', tipo, dadosCliente: cliente } });
@@ -154,34 +138,31 @@ describe('support conversations (CONTRACT.md section 5)', () => {
       expectProblem(await api('GET', `/atendimentos?${query}`, { token: loja.token }), 400);
     }
     // Another store sees none of them.
-    const outra = await novaLoja();
+    const outra = await createStore();
     expect((await api('GET', '/atendimentos', { token: outra.token })).body.total).toBe(0);
   });
 });
 
 describe('bad input (issue 4): clear problems, nothing written', () => {
   it('names every invalid field of an opening', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const response = await api('POST', '/atendimentos', {
       token: loja.token,
       body: { canal: 'sms', tipo: 'elogio', dadosCliente: { nome: 'x'.repeat(151), email: 'não-é-email', extra: 1 }, mensagem: 'x'.repeat(4001), idPedido: 'p'.repeat(33), outro: true },
     });
-    expectProblem(response, 400);
-    const campos = response.body.erros.map((erro: { campo: string }) => erro.campo);
-    expect(campos).toEqual(expect.arrayContaining(['canal', 'tipo', 'dadosCliente.nome', 'dadosCliente.email', 'dadosCliente.extra', 'mensagem', 'idPedido', 'outro']));
+    expectInvalid(response, 'canal', 'tipo', 'dadosCliente.nome', 'dadosCliente.email', 'dadosCliente.extra', 'mensagem', 'idPedido', 'outro');
     expectProblem(await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'chat', tipo: 'duvida' } }), 400);
     expectProblem(await api('POST', '/atendimentos', { token: loja.token, rawBody: '{"canal": ' }), 400);
     expect((await api('GET', '/atendimentos', { token: loja.token })).body.total).toBe(0);
   });
 
   it('refuses a bad message, an oversize summary, and another store’s or an unknown conversation', async () => {
-    const loja = await novaLoja();
-    const outra = await novaLoja();
+    const loja = await createStore();
+    const outra = await createStore();
     const { body: { idAtendimento } } = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'marketplace', tipo: 'outro', dadosCliente: cliente } });
 
     const invalida = await api('POST', `/atendimentos/${idAtendimento}/mensagens`, { token: loja.token, body: { direcao: 'lateral', remetente: 'r'.repeat(101), mensagem: 'm'.repeat(4001) } });
-    expectProblem(invalida, 400);
-    expect(invalida.body.erros.map((erro: { campo: string }) => erro.campo).sort()).toEqual(['direcao', 'mensagem', 'remetente']);
+    expectInvalidExactly(invalida, 'direcao', 'mensagem', 'remetente');
     expectProblem(await api('POST', `/atendimentos/${idAtendimento}/mensagens`, { token: loja.token, body: { direcao: 'entrada', remetente: 'c', mensagem: '' } }), 400);
     expectProblem(await api('POST', `/atendimentos/${idAtendimento}/encerrar`, { token: loja.token, body: { resumo: 'r'.repeat(2001) } }), 400);
 

@@ -1,5 +1,7 @@
 import { TOPICS } from '@trilha/contracts';
-import { apiClient, clientAddress, envelope, eventPublisher, eventually, testStack, WebhookReceiver } from '@trilha/testing';
+import {
+  apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, isVerification, queueWith, registerWebhook, testStack, WebhookReceiver,
+} from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -8,35 +10,18 @@ const kafka = eventPublisher(stack);
 
 afterAll(() => kafka.close());
 
-async function novaLoja() {
-  const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome: 'Loja Fila' } });
-  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-  return { idLoja: created.body.idLoja as number, token: auth.body.token as string };
-}
-
 const mensagem = (idLoja: number, texto: string) =>
   envelope('atendimento.mensagem', idLoja, {
     idAtendimento: 'at-fila', idLoja, canal: 'chat', direcao: 'entrada', remetente: 'cliente', mensagem: texto, dataHora: new Date().toISOString(),
   });
 
-const expectProblem = (response: { status: number; headers: Record<string, string> }, status: number) => {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-};
-
-async function filaCom(token: string, total: number) {
-  return eventually(`${total} items in the queue`, async () => {
-    const response = await api('GET', '/fila/lista?limite=500', { token });
-    return response.body.total === total ? response.body : undefined;
-  });
-}
 
 describe('queue (CONTRACT.md section 8)', () => {
   it('keeps every event of a store without a webhook, oldest first; listing removes nothing', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const eventos = [mensagem(loja.idLoja, 'um'), mensagem(loja.idLoja, 'dois'), mensagem(loja.idLoja, 'três')];
     await kafka.publish(TOPICS.atendimento, eventos);
-    const fila = await filaCom(loja.token, 3);
+    const fila = await queueWith(loja, 3);
     expect(fila.eventos).toEqual(eventos.map((evento) => ({
       idDocumento: expect.stringMatching(/^[0-9a-f-]{36}$/),
       evento: 'atendimento.mensagem',
@@ -45,7 +30,7 @@ describe('queue (CONTRACT.md section 8)', () => {
       entregaFalhou: false,
     })));
     const removido = await api('POST', `/admin/lojas/${loja.idLoja}/aplicativo/remover`, { headers: admin });
-    const comRemocao = await filaCom(loja.token, 4);
+    const comRemocao = await queueWith(loja, 4);
     expect(comRemocao.eventos[3]).toMatchObject({ evento: 'aplicativo.removido', data: removido.body });
 
     const dois = await api('GET', '/fila/lista?limite=2', { token: loja.token });
@@ -56,10 +41,10 @@ describe('queue (CONTRACT.md section 8)', () => {
   });
 
   it('removes an item with DELETE /fila/delete?codigo=, once, and only the store’s own', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     await kafka.publish(TOPICS.atendimento, [mensagem(loja.idLoja, 'a'), mensagem(loja.idLoja, 'b')]);
-    const [primeiro, segundo] = (await filaCom(loja.token, 2)).eventos;
-    const outra = await novaLoja();
+    const [primeiro, segundo] = (await queueWith(loja, 2)).eventos;
+    const outra = await createStore();
     expectProblem(await api('DELETE', `/fila/delete?codigo=${primeiro.idDocumento}`, { token: outra.token }), 404);
 
     const removido = await api('DELETE', `/fila/delete?codigo=${primeiro.idDocumento}`, { token: loja.token });
@@ -75,11 +60,9 @@ describe('queue (CONTRACT.md section 8)', () => {
   });
 
   it('answers 400 to a limite outside 1–500 and to unknown parameters', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     for (const query of ['limite=0', 'limite=501', 'limite=abc', 'limite=2.5', 'outro=1']) {
-      const response = await api('GET', `/fila/lista?${query}`, { token: loja.token });
-      expectProblem(response, 400);
-      expect(response.body.erros.map((erro: { campo: string }) => erro.campo)).toEqual(expect.arrayContaining([query.split('=')[0]]));
+      expectInvalid(await api('GET', `/fila/lista?${query}`, { token: loja.token }), query.split('=')[0]);
     }
     expect((await api('GET', '/fila/lista?limite=500', { token: loja.token })).body).toEqual({ total: 0, eventos: [] });
   });
@@ -87,14 +70,14 @@ describe('queue (CONTRACT.md section 8)', () => {
   it('takes the pending deliveries of a removed webhook, with entregaFalhou when an attempt had failed', async () => {
     const receiver = await WebhookReceiver.start(stack);
     try {
-      receiver.on('/falha', (request) => (JSON.parse(request.body).evento === 'webhook.verificacao' ? { status: 200 } : { status: 500 }));
-      const loja = await novaLoja();
-      expect((await api('POST', '/webhook/novo', { token: loja.token, body: { url: receiver.url('/falha') } })).status).toBe(201);
+      receiver.on('/falha', (request) => (isVerification(request) ? { status: 200 } : { status: 500 }));
+      const loja = await createStore();
+      await registerWebhook(loja, receiver.url('/falha'));
       const evento = mensagem(loja.idLoja, 'falhou uma vez');
       await kafka.publish(TOPICS.atendimento, [evento]);
       await eventually('a failed attempt in the log', async () => (await api('GET', '/webhook/entregas', { token: loja.token })).body.entregas[0]?.tentativas.length >= 1 || undefined);
       expect((await api('DELETE', '/webhook', { token: loja.token })).status).toBe(204);
-      const fila = await filaCom(loja.token, 1);
+      const fila = await queueWith(loja, 1);
       expect(fila.eventos[0]).toMatchObject({ evento: 'atendimento.mensagem', data: evento.data, entregaFalhou: true });
     } finally {
       await receiver.close();

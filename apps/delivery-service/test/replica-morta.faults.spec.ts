@@ -1,15 +1,10 @@
 import { TOPICS, type EventEnvelope } from '@trilha/contracts';
-import { apiClient, clientAddress, envelope, eventPublisher, eventually, startReplica, testStack, WebhookReceiver, type Replica } from '@trilha/testing';
+import {
+  createStore, envelope, eventPublisher, eventually, isVerification, metricValue, registerWebhook, startReplica, testStack, WebhookReceiver, type Replica,
+} from '@trilha/testing';
 
 const stack = testStack();
-const api = apiClient(stack.baseUrl, stack.caFile);
-const admin = { 'x-admin-key': stack.adminApiKey };
 const kafka = eventPublisher(stack);
-
-async function emVoo(opsPort: number): Promise<number> {
-  const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
-  return Number(/^trilha_webhook_attempts_in_flight (\d+)/m.exec(metrics)?.[1] ?? 0);
-}
 
 afterAll(() => kafka.close());
 
@@ -25,14 +20,12 @@ describe('durable retries (issue 5)', () => {
     try {
       const eventos: EventEnvelope[] = [];
       for (let n = 0; n < 8; n += 1) {
-        const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome: `Loja Falha ${n}` } });
-        const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-        const idLoja = created.body.idLoja as number;
+        const loja = await createStore(`Loja Falha ${n}`);
+        const { idLoja } = loja;
         const path = `/falha/${idLoja}`;
         const vistos = new Set<string>();
         receiver.on(path, async (request) => {
-          const body = JSON.parse(request.body);
-          if (body.evento === 'webhook.verificacao' || liberado) return { status: 200 };
+          if (isVerification(request) || liberado) return { status: 200 };
           const id = String(request.headers['webhook-id']);
           if (!vistos.has(id)) {
             vistos.add(id);
@@ -41,7 +34,7 @@ describe('durable retries (issue 5)', () => {
           await solto;
           return { status: 200 };
         });
-        expect((await api('POST', '/webhook/novo', { token: auth.body.token, body: { url: receiver.url(path) } })).status).toBe(201);
+        await registerWebhook(loja, receiver.url(path));
         for (let k = 0; k < 3; k += 1) {
           eventos.push(envelope('atendimento.mensagem', idLoja, {
             idAtendimento: `at-${k}`, idLoja, canal: 'chat', direcao: 'entrada', remetente: 'cliente', mensagem: `m${k}`, dataHora: new Date().toISOString(),
@@ -50,7 +43,7 @@ describe('durable retries (issue 5)', () => {
       }
       await kafka.publish(TOPICS.atendimento, eventos);
       const retidas = () => receiver.received.filter((r) => r.path.startsWith('/falha/') && r.answered === undefined && !r.aborted);
-      await eventually('every event’s retry held open, some by the replica', async () => retidas().length === eventos.length && (await emVoo(Number(env.OPS_PORT))) > 0 || undefined, 30_000, 100);
+      await eventually('every event’s retry held open, some by the replica', async () => retidas().length === eventos.length && (await metricValue(Number(env.OPS_PORT), 'trilha_webhook_attempts_in_flight')) > 0 || undefined, 30_000, 100);
 
       replica.child.kill('SIGKILL');
       await replica.stop();
@@ -62,16 +55,7 @@ describe('durable retries (issue 5)', () => {
       replica = await startReplica(stack, 'delivery-service', 'delivery-service-killed', env);
 
       // The killed replica's attempts become due again when their lease ends (30 s).
-      const confirmadas = () => {
-        const counts = new Map<string, number>();
-        for (const request of receiver.received) {
-          if (request.answered === 200 && request.path.startsWith('/falha/') && JSON.parse(request.body).evento !== 'webhook.verificacao') {
-            const id = String(request.headers['webhook-id']);
-            counts.set(id, (counts.get(id) ?? 0) + 1);
-          }
-        }
-        return counts;
-      };
+      const confirmadas = () => receiver.confirmations('/falha/');
       await eventually('every event confirmed', () => eventos.every((evento) => confirmadas().has(evento.id)) || undefined, 60_000, 250);
       await new Promise((resolve) => setTimeout(resolve, 3000));
       const counts = confirmadas();

@@ -1,16 +1,11 @@
 import { TOPICS } from '@trilha/contracts';
-import { apiClient, clientAddress, envelope, eventPublisher, eventually, startReplica, testStack, WebhookReceiver } from '@trilha/testing';
+import { createStore, envelope, eventPublisher, eventually, metricValue, registerWebhook, startReplica, testStack, WebhookReceiver } from '@trilha/testing';
 
 const stack = testStack();
-const api = apiClient(stack.baseUrl, stack.caFile);
-const admin = { 'x-admin-key': stack.adminApiKey };
 const kafka = eventPublisher(stack);
 
 /** Webhook POSTs a replica made that its receiver confirmed, from its /metrics. */
-async function confirmadas(opsPort: number): Promise<number> {
-  const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
-  return Number(/^trilha_webhook_attempts_total\{outcome="delivered"\} (\d+)/m.exec(metrics)?.[1] ?? 0);
-}
+const confirmadas = (opsPort: number) => metricValue(opsPort, 'trilha_webhook_attempts_total{outcome="delivered"}');
 
 afterAll(() => kafka.close());
 
@@ -24,12 +19,11 @@ describe('scaling (issue 5)', () => {
     });
     try {
       const lojas = await Promise.all(Array.from({ length: 20 }, async (_, n) => {
-        const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome: `Loja Escala ${n}` } });
-        const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-        const path = `/escala/${created.body.idLoja}`;
+        const loja = await createStore(`Loja Escala ${n}`);
+        const path = `/escala/${loja.idLoja}`;
         receiver.on(path, () => ({ status: 200, delayMs: 20 }));
-        expect((await api('POST', '/webhook/novo', { token: auth.body.token, body: { url: receiver.url(path) } })).status).toBe(201);
-        return created.body.idLoja as number;
+        await registerWebhook(loja, receiver.url(path));
+        return loja.idLoja;
       }));
       // Counted after the registrations, whose verification calls the stack's replica made.
       const antes = await confirmadas(stack.ports.ops['delivery-service']);
@@ -39,15 +33,10 @@ describe('scaling (issue 5)', () => {
       await kafka.publish(TOPICS.atendimento, eventos);
 
       const porId = await eventually('every event confirmed', () => {
-        const counts = new Map<string, number>();
-        for (const request of receiver.received) {
-          if (request.answered !== 200 || !request.path.startsWith('/escala/')) continue;
-          const id = String(request.headers['webhook-id']);
-          counts.set(id, (counts.get(id) ?? 0) + 1);
-        }
+        const counts = receiver.confirmations('/escala/');
         return eventos.every((evento) => counts.has(evento.id)) ? counts : undefined;
       }, 30_000, 100);
-      // Verification calls carry their own ids; every event was confirmed exactly once.
+      // Every event was confirmed exactly once.
       expect(eventos.map((evento) => porId.get(evento.id))).toEqual(eventos.map(() => 1));
       const daReplica = await confirmadas(opsPort);
       const daOutra = (await confirmadas(stack.ports.ops['delivery-service'])) - antes;

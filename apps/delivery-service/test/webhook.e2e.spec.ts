@@ -1,6 +1,8 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { TOPICS } from '@trilha/contracts';
-import { apiClient, clientAddress, envelope, eventPublisher, eventually, testStack, WebhookReceiver, type ReceivedRequest } from '@trilha/testing';
+import {
+  apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, isVerification, queueWith, registerWebhook, testStack, WebhookReceiver, type ReceivedRequest,
+} from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -19,19 +21,11 @@ afterAll(async () => {
   await receiver.close();
 });
 
-let lojas = 0;
-async function novaLoja() {
-  const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome: `Loja Webhook ${(lojas += 1)}` } });
-  expect(created.status).toBe(201);
-  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-  return { idLoja: created.body.idLoja as number, token: auth.body.token as string };
-}
-
+/** A new store whose webhook is this receiver's path. */
 async function comWebhook(path: string, flags: Record<string, boolean> = {}) {
-  const loja = await novaLoja();
-  const response = await api('POST', '/webhook/novo', { token: loja.token, body: { url: receiver.url(path), ...flags } });
-  expect(response.status).toBe(201);
-  return { ...loja, segredo: response.body.segredo as string };
+  const loja = await createStore();
+  const { segredo } = await registerWebhook(loja, receiver.url(path), flags);
+  return { ...loja, segredo };
 }
 
 const criado = (idLoja: number, idAtendimento = `at-${Math.random().toString(36).slice(2, 10)}`) =>
@@ -54,16 +48,10 @@ const encerrado = (idLoja: number) =>
   });
 
 const eventoDe = (request: ReceivedRequest) => JSON.parse(request.body) as { evento: string; data: Record<string, unknown> };
-const semVerificacao = (path: string) => receiver.requests(path).filter((request) => eventoDe(request).evento !== 'webhook.verificacao');
-
-const expectProblem = (response: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, status: number) => {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-};
 
 describe('POST /webhook/novo (CONTRACT.md section 7)', () => {
   it('verifies the URL with a signed call, then registers with every flag on by default and a whsec_ secret', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const response = await api('POST', '/webhook/novo', { token: loja.token, body: { url: receiver.url('/registro') } });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
@@ -94,11 +82,10 @@ describe('POST /webhook/novo (CONTRACT.md section 7)', () => {
   });
 
   it('refuses http, private and metadata addresses, unknown hosts and bad bodies, writing nothing', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const refused = async (body: unknown, campo = 'url') => {
       const response = await api('POST', '/webhook/novo', { token: loja.token, body });
-      expectProblem(response, 400);
-      expect(response.body.erros).toEqual(expect.arrayContaining([{ campo, mensagem: expect.any(String) }]));
+      expectInvalid(response, campo);
       return response;
     };
     expect((await refused({ url: receiver.url('/http').replace('https:', 'http:') })).body.erros[0].mensagem).toMatch(/https/);
@@ -117,7 +104,7 @@ describe('POST /webhook/novo (CONTRACT.md section 7)', () => {
   });
 
   it('refuses a URL whose verification is not a 200, saying what it got', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     receiver.on('/verificacao-500', () => ({ status: 500 }));
     const erro = await api('POST', '/webhook/novo', { token: loja.token, body: { url: receiver.url('/verificacao-500') } });
     expectProblem(erro, 400);
@@ -131,7 +118,7 @@ describe('POST /webhook/novo (CONTRACT.md section 7)', () => {
   });
 
   it('refuses a URL that does not answer the verification within 10 s', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     receiver.on('/verificacao-muda', () => ({ hang: true }));
     const started = Date.now();
     const response = await api('POST', '/webhook/novo', { token: loja.token, body: { url: receiver.url('/verificacao-muda') } });
@@ -148,12 +135,9 @@ describe('POST /webhook/novo (CONTRACT.md section 7)', () => {
     expect((await api('DELETE', '/webhook', { token: loja.token })).status).toBe(204);
     const evento = criado(loja.idLoja);
     await kafka.publish(TOPICS.atendimento, [evento]);
-    const fila = await eventually('the event in the queue', async () => {
-      const response = await api('GET', '/fila/lista', { token: loja.token });
-      return response.body.total === 1 ? response.body : undefined;
-    });
+    const fila = await queueWith(loja, 1);
     expect(fila.eventos[0]).toMatchObject({ evento: 'atendimento.criado', data: evento.data, entregaFalhou: false });
-    expect(semVerificacao('/removido')).toEqual([]);
+    expect(receiver.notifications('/removido')).toEqual([]);
   });
 });
 
@@ -165,7 +149,7 @@ describe('push (CONTRACT.md section 7)', () => {
     const removido = await api('POST', `/admin/lojas/${loja.idLoja}/aplicativo/remover`, { headers: admin });
     expect(removido.status).toBe(202);
 
-    const recebidos = await eventually('four notifications', () => (semVerificacao('/todos').length >= 4 ? semVerificacao('/todos') : undefined));
+    const recebidos = await eventually('four notifications', () => (receiver.notifications('/todos').length >= 4 ? receiver.notifications('/todos') : undefined));
     const verifier = new StandardWebhook(loja.segredo);
     for (const request of recebidos) {
       expect(request.headers['content-type']).toBe('application/json');
@@ -200,26 +184,23 @@ describe('push (CONTRACT.md section 7)', () => {
     const desligado = mensagem(loja.idLoja);
     const ligado = criado(loja.idLoja);
     await kafka.publish(TOPICS.atendimento, [desligado, ligado]);
-    await eventually('the enabled event', () => semVerificacao('/flags').length >= 1 || undefined);
+    await eventually('the enabled event', () => receiver.notifications('/flags').length >= 1 || undefined);
     // Both are on the store's partition, in order: the disabled one was handled first.
-    expect(semVerificacao('/flags').map((request) => request.headers['webhook-id'])).toEqual([ligado.id]);
+    expect(receiver.notifications('/flags').map((request) => request.headers['webhook-id'])).toEqual([ligado.id]);
     expect((await api('GET', '/fila/lista', { token: loja.token })).body).toEqual({ total: 0, eventos: [] });
     expect((await api('GET', '/webhook/entregas', { token: loja.token })).body.total).toBe(1);
   });
 
   it('retries on the schedule with jitter, records every attempt, and queues the event after the 6th failure', async () => {
-    receiver.on('/sempre-500', (request) => (eventoDe(request).evento === 'webhook.verificacao' ? { status: 200 } : { status: 500 }));
+    receiver.on('/sempre-500', (request) => (isVerification(request) ? { status: 200 } : { status: 500 }));
     const loja = await comWebhook('/sempre-500');
     const evento = criado(loja.idLoja);
     await kafka.publish(TOPICS.atendimento, [evento]);
 
-    const fila = await eventually('the event in the queue after 6 failures', async () => {
-      const response = await api('GET', '/fila/lista', { token: loja.token });
-      return response.body.total === 1 ? response.body : undefined;
-    }, 20_000, 200);
+    const fila = await queueWith(loja, 1, 20_000);
     expect(fila.eventos).toEqual([{ idDocumento: expect.any(String), evento: 'atendimento.criado', data: evento.data, dataCriacao: expect.stringMatching(/Z$/), entregaFalhou: true }]);
 
-    const tentativas = semVerificacao('/sempre-500');
+    const tentativas = receiver.notifications('/sempre-500');
     expect(tentativas).toHaveLength(6);
     expect(new Set(tentativas.map((request) => request.headers['webhook-id']))).toEqual(new Set([evento.id]));
 
@@ -236,7 +217,7 @@ describe('push (CONTRACT.md section 7)', () => {
       expect(espera).toBeLessThanOrEqual(AGENDA_MS[index] * 1.1 + 250);
     });
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(semVerificacao('/sempre-500')).toHaveLength(6);
+    expect(receiver.notifications('/sempre-500')).toHaveLength(6);
   }, 40_000);
 
   it('honours Retry-After on 503 and 429, within the largest interval of the schedule', async () => {
@@ -288,18 +269,15 @@ describe('push (CONTRACT.md section 7)', () => {
     receiver.on('/ordem', (_request, index) => (index === 1 ? { status: 500 } : { status: 200, delayMs: 20 + (index % 3) * 15 }));
     const eventos = Array.from({ length: 12 }, (_, index) => mensagem(loja.idLoja, `mensagem ${index}`));
     await kafka.publish(TOPICS.atendimento, eventos);
-    await eventually('all delivered, the first one retried', () => {
-      const confirmados = new Set(semVerificacao('/ordem').filter((r) => r.answered === 200).map((r) => r.headers['webhook-id']));
-      return confirmados.size === 12 || undefined;
-    }, 15_000);
+    await eventually('all delivered, the first one retried', () => receiver.confirmations('/ordem').size === 12 || undefined, 15_000);
     const primeiras: string[] = [];
-    for (const request of semVerificacao('/ordem')) {
+    for (const request of receiver.notifications('/ordem')) {
       const id = request.headers['webhook-id'] as string;
       if (!primeiras.includes(id)) primeiras.push(id);
     }
     expect(primeiras).toEqual(eventos.map((evento) => evento.id));
     // The first event failed once and was retried while the later ones went on.
-    expect(semVerificacao('/ordem').filter((r) => r.headers['webhook-id'] === eventos[0].id)).toHaveLength(2);
+    expect(receiver.notifications('/ordem').filter((r) => r.headers['webhook-id'] === eventos[0].id)).toHaveLength(2);
   }, 30_000);
 
   it('resends a delivery on request, and lists deliveries page by page', async () => {
@@ -318,7 +296,7 @@ describe('push (CONTRACT.md section 7)', () => {
     const reenvio = await api('POST', `/webhook/entregas/${idEntrega}/reenviar`, { token: loja.token });
     expect(reenvio.status).toBe(202);
     expect(reenvio.body).toMatchObject({ idEntrega, idEvento: eventos[0].id });
-    await eventually('the resend', () => (semVerificacao('/reenvio').filter((r) => r.headers['webhook-id'] === eventos[0].id).length === 2 || undefined));
+    await eventually('the resend', () => (receiver.notifications('/reenvio').filter((r) => r.headers['webhook-id'] === eventos[0].id).length === 2 || undefined));
     const depois = await eventually('two attempts in the log', async () => {
       const response = await api('GET', '/webhook/entregas', { token: loja.token });
       const entrega = response.body.entregas.find((e: { idEntrega: string }) => e.idEntrega === idEntrega);
@@ -326,7 +304,7 @@ describe('push (CONTRACT.md section 7)', () => {
     });
     expect(depois).toMatchObject({ status: 'entregue', tentativas: [{ numero: 1, statusHttp: 200 }, { numero: 2, statusHttp: 200 }] });
 
-    const outra = await novaLoja();
+    const outra = await createStore();
     expectProblem(await api('POST', `/webhook/entregas/${idEntrega}/reenviar`, { token: outra.token }), 404);
     expectProblem(await api('POST', '/webhook/entregas/00000000-0000-4000-8000-000000000000/reenviar', { token: loja.token }), 404);
     expectProblem(await api('POST', '/webhook/entregas/nao-e-um-id/reenviar', { token: loja.token }), 404);

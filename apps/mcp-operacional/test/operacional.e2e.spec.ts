@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { apiClient, clientAddress, connectToolServer, eventually, testStack } from '@trilha/testing';
+import { apiClient, connectToolServer, createStore, eventually, testStack, type TestStore } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -8,12 +8,6 @@ const admin = { 'x-admin-key': stack.adminApiKey };
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: Record<string, any>; isError?: boolean }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const TOOLS = ['cadastrar_webhook', 'consultar_fila', 'consultar_pedido', 'conversar_agente', 'criar_pedido', 'listar_agentes', 'listar_pedidos', 'remover_evento_fila'];
-
-async function novaLoja() {
-  const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome: 'Loja MCP' } });
-  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-  return { idLoja: created.body.idLoja as number, token: auth.body.token as string };
-}
 
 const operacional = (token?: string) =>
   connectToolServer('trilha-mcp-operacional', {
@@ -25,12 +19,12 @@ const operacional = (token?: string) =>
 const call = (client: Client, name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
 describe('trilha-operacional over stdio, against the running stack', () => {
-  let loja: { idLoja: number; token: string };
+  let loja: TestStore;
   let client: Client;
   let stderr: () => string;
 
   beforeAll(async () => {
-    loja = await novaLoja();
+    loja = await createStore('Loja MCP');
     ({ client, stderr } = await operacional(loja.token));
   });
 

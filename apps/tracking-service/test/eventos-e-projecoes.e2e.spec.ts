@@ -1,45 +1,33 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { Consumer, KafkaMessage } from 'kafkajs';
 import { Client } from 'pg';
 import { parseEventMessage, TOPICS, TRACKING_CONTRACT, type TrackingMessage } from '@trilha/contracts';
-import { createKafka } from '@trilha/event-store';
-import { apiClient, clientAddress, eventually, testStack } from '@trilha/testing';
+import { apiClient, createStore, eventually, testStack, topicReader } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const unique = () => randomBytes(5).toString('hex');
 const main = join(__dirname, '../../../dist/apps/tracking-service/src/main.js');
 
-async function novaLoja() {
-  const created = await api('POST', '/admin/lojas', { headers: { 'x-admin-key': stack.adminApiKey }, body: { nome: 'Loja Eventos' } });
-  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-  return { idLoja: created.body.idLoja as number, token: auth.body.token as string };
-}
-
 describe('tracking.events.v1 (published exactly as libs/contracts defines it)', () => {
-  const received: KafkaMessage[] = [];
-  let consumer: Consumer;
+  let kafka: Awaited<ReturnType<typeof topicReader>>;
 
   beforeAll(async () => {
-    consumer = createKafka([stack.infra.kafkaBrokers], `e2e-tracking-${unique()}`).consumer({ groupId: `e2e-tracking-${unique()}` });
-    await consumer.connect();
-    await consumer.subscribe({ topic: TOPICS.tracking, fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void received.push(message) });
+    kafka = await topicReader(stack, TOPICS.tracking);
   });
 
-  afterAll(() => consumer.disconnect());
+  afterAll(() => kafka.stop());
 
   /** The store's messages, once `count` of them arrived, validated against the contract. */
   const messagesOf = (idLoja: number, count: number) =>
     eventually(`${count} tracking messages of store ${idLoja}`, () => {
-      const mine = received.filter((message) => String(message.key) === String(idLoja));
-      return mine.length >= count ? mine.map((message) => parseEventMessage<TrackingMessage>(JSON.parse(String(message.value)), TRACKING_CONTRACT)) : undefined;
+      const mine = kafka.received.filter((message) => message.key === String(idLoja));
+      return mine.length >= count ? mine.map((message) => parseEventMessage<TrackingMessage>(message.envelope, TRACKING_CONTRACT)) : undefined;
     }, 20_000);
 
   it('publishes pedido.salvo for an order created by its first tracking event, then the event, then its correction', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const numeroPedido = `P-${unique()}`;
     const registered = await api('POST', '/pedidoRastreio/evento', {
       token: loja.token,
@@ -66,7 +54,7 @@ describe('tracking.events.v1 (published exactly as libs/contracts defines it)', 
   });
 
   it('publishes pedido.salvo after every create and update of an order, without the customer’s data', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const body = {
       numeroPedido: `P-${unique()}`, pedidoCanal: 'MKT-1', cliente: { nome: 'Ana', email: 'ana@example.com' }, itens: [], valorTotal: 10,
       dataPedido: '2026-11-21T10:00:00Z', situacao: 'aprovado',
@@ -85,7 +73,7 @@ describe('tracking.events.v1 (published exactly as libs/contracts defines it)', 
 
 describe('read models rebuilt from the event log with one command', () => {
   it('rebuilds orders, tracking records and lookups to the same content', async () => {
-    const loja = await novaLoja();
+    const loja = await createStore();
     const numeroPedido = `P-${unique()}`;
     for (const [index, keys] of [{ codigoRastreio: 'BR1' }, { chaveNFe: '1'.repeat(44) }, { codigoRastreio: 'BR1' }].entries()) {
       await api('POST', '/pedidoRastreio/evento', {

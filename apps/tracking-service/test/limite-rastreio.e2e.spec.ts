@@ -1,4 +1,4 @@
-import { apiClient, clientAddress, startReplica, testStack, type Replica } from '@trilha/testing';
+import { apiClient, createStore, startReplica, testStack, type Replica } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -18,8 +18,7 @@ describe('GET /pedidoRastreio: 120 requests per minute per store, shared by ever
   afterAll(() => replica?.stop());
 
   it('answers the 121st request of a minute with 429 and a Retry-After to the next minute, counting both replicas', async () => {
-    const created = await api('POST', '/admin/lojas', { headers: { 'x-admin-key': stack.adminApiKey }, body: { nome: 'Loja Limite' } });
-    const { token } = (await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() })).body;
+    const { token } = await createStore('Loja Limite');
     const registered = await api('POST', '/pedidoRastreio/evento', {
       token, body: { numeroPedido: 'LIMITE-1', codigoRastreio: 'BR1', dataHora: '2026-11-21T10:00:00Z', descricao: 'Postado' },
     });

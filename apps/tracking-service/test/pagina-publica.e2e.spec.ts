@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { apiClient, clientAddress, testStack } from '@trilha/testing';
+import { apiClient, createStore, testStack } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -21,8 +21,7 @@ describe('the public tracking page at linkRastreio, in a real browser', () => {
     });
     phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, ignoreHTTPSErrors: true });
 
-    const created = await api('POST', '/admin/lojas', { headers: { 'x-admin-key': stack.adminApiKey }, body: { nome: 'Loja Página' } });
-    const { token } = (await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() })).body;
+    const { token } = await createStore('Loja Página');
     const eventos = [
       { codigoRastreio: 'BR123456789BR', rotulo: 'Caixa 1 de 2', dataHora: '2026-11-20T09:15:00-03:00', descricao: 'Pedido postado na agência' },
       { codigoRastreio: 'BR123456789BR', dataHora: '2026-11-21T08:30:00-03:00', descricao: 'Saiu para entrega <b>hoje</b>' },

@@ -1,29 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { apiClient, clientAddress, testStack } from '@trilha/testing';
+import { apiClient, createStore, expectInvalid, expectProblem, testStack, type TestStore } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const unique = () => randomBytes(5).toString('hex');
-
-async function novaLoja(nome = 'Loja Pedidos') {
-  const created = await api('POST', '/admin/lojas', { headers: { 'x-admin-key': stack.adminApiKey }, body: { nome } });
-  expect(created.status).toBe(201);
-  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-  return { idLoja: created.body.idLoja as number, token: auth.body.token as string };
-}
-
-type Loja = Awaited<ReturnType<typeof novaLoja>>;
-
-const expectProblem = (response: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, status: number) => {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), instance: expect.any(String) });
-};
-
-const expectInvalid = (response: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, ...campos: string[]) => {
-  expectProblem(response, 400);
-  expect((response.body.erros as { campo: string }[]).map((erro) => erro.campo)).toEqual(expect.arrayContaining(campos));
-};
 
 const pedido = (overrides: Record<string, unknown> = {}) => ({
   numeroPedido: `P-${unique()}`,
@@ -38,13 +18,13 @@ const pedido = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const salvar = (loja: Loja, body: Record<string, unknown>) => api('PUT', '/pedido', { token: loja.token, body });
+const salvar = (loja: TestStore, body: Record<string, unknown>) => api('PUT', '/pedido', { token: loja.token, body });
 
 describe('PUT /pedido and GET /pedido (CONTRACT.md section 3)', () => {
-  let loja: Loja;
-  let outra: Loja;
+  let loja: TestStore;
+  let outra: TestStore;
   beforeAll(async () => {
-    [loja, outra] = await Promise.all([novaLoja(), novaLoja('Outra Loja')]);
+    [loja, outra] = await Promise.all([createStore(), createStore('Outra Loja')]);
   });
 
   it('creates an order (201), then updates the same order on numeroPedido + tipoPedido (200)', async () => {
@@ -177,11 +157,11 @@ describe('PUT /pedido and GET /pedido (CONTRACT.md section 3)', () => {
 });
 
 describe('GET /pedidos (CONTRACT.md section 3)', () => {
-  let loja: Loja;
+  let loja: TestStore;
   const criados: { idPedido: string; dataPedido: string }[] = [];
 
   beforeAll(async () => {
-    loja = await novaLoja();
+    loja = await createStore();
     const datas = ['2026-11-01T10:00:00Z', '2026-11-03T10:00:00Z', '2026-11-02T10:00:00Z', '2026-11-03T10:00:00Z', '2026-11-05T07:00:00-03:00'];
     for (const [index, dataPedido] of datas.entries()) {
       const response = await salvar(loja, pedido({ dataPedido, situacao: index % 2 ? 'enviado' : 'aprovado', tipoPedido: index === 4 ? 'reversa' : 'envio' }));
@@ -235,7 +215,7 @@ describe('GET /pedidos (CONTRACT.md section 3)', () => {
   });
 
   it('shows no other store’s orders', async () => {
-    const outra = await novaLoja('Loja Vazia');
+    const outra = await createStore('Loja Vazia');
     expect((await api('GET', '/pedidos', { token: outra.token })).body).toEqual({ pagina: 1, porPagina: 20, total: 0, totalPaginas: 0, pedidos: [] });
   });
 });

@@ -1,42 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { apiClient, clientAddress, testStack } from '@trilha/testing';
+import { apiClient, createStore, expectInvalid, expectProblem, testStack, type TestStore } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
-const admin = { 'x-admin-key': stack.adminApiKey };
 const unique = () => randomBytes(5).toString('hex');
 
-async function novaLoja(nome = 'Loja Rastreio') {
-  const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome } });
-  expect(created.status).toBe(201);
-  const auth = await api('GET', `/autenticacao/${created.body.codigo}`, { headers: clientAddress() });
-  expect(auth.status).toBe(200);
-  return { idLoja: created.body.idLoja as number, token: auth.body.token as string };
-}
-
-type Loja = Awaited<ReturnType<typeof novaLoja>>;
-
-const expectProblem = (response: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, status: number) => {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(response.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String), instance: expect.any(String) });
-};
-
-/** A 400 whose `erros` name these fields (and maybe others). */
-const expectInvalid = (response: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, ...campos: string[]) => {
-  expectProblem(response, 400);
-  expect((response.body.erros as { campo: string }[]).map((erro) => erro.campo)).toEqual(expect.arrayContaining(campos));
-};
-
-const registrar = (loja: Loja, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+const registrar = (loja: TestStore, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   api('POST', '/pedidoRastreio/evento', { token: loja.token, body: { dataHora: '2026-11-21T10:00:00-03:00', descricao: 'Objeto postado', ...body }, headers });
 
-const rastreio = (loja: Loja, query: string) => api('GET', `/pedidoRastreio?${query}`, { token: loja.token });
+const rastreio = (loja: TestStore, query: string) => api('GET', `/pedidoRastreio?${query}`, { token: loja.token });
 
 describe('POST /pedidoRastreio/evento (CONTRACT.md section 4)', () => {
-  let loja: Loja;
+  let loja: TestStore;
   beforeAll(async () => {
-    loja = await novaLoja();
+    loja = await createStore();
   });
 
   it('creates the order and the volume on the first event, with a 40-hex hash and the public link', async () => {
@@ -195,10 +172,10 @@ describe('POST /pedidoRastreio/evento (CONTRACT.md section 4)', () => {
 });
 
 describe('PUT /pedidoRastreio/evento/{hash} (CONTRACT.md section 4)', () => {
-  let loja: Loja;
-  let outra: Loja;
+  let loja: TestStore;
+  let outra: TestStore;
   beforeAll(async () => {
-    [loja, outra] = await Promise.all([novaLoja(), novaLoja('Outra Loja')]);
+    [loja, outra] = await Promise.all([createStore(), createStore('Outra Loja')]);
   });
 
   it('corrects an event as a new fact: same hash, corrected values, re-sorted by the corrected moment', async () => {
@@ -233,14 +210,14 @@ describe('PUT /pedidoRastreio/evento/{hash} (CONTRACT.md section 4)', () => {
 });
 
 describe('GET /pedidoRastreio (spec 4.2)', () => {
-  let loja: Loja;
-  let outra: Loja;
+  let loja: TestStore;
+  let outra: TestStore;
   const numeroPedido = `P-${unique()}`;
   const pedidoCanal = `MKT-${unique()}`;
   let idPedido: string;
 
   beforeAll(async () => {
-    [loja, outra] = await Promise.all([novaLoja(), novaLoja('Outra Loja')]);
+    [loja, outra] = await Promise.all([createStore(), createStore('Outra Loja')]);
     // Registered out of order, with different offsets; one internal event.
     const eventos = [
       { codigoRastreio: 'BR900', dataHora: '2026-11-21T15:00:00-03:00', descricao: 'Saiu para entrega' }, // 18:00Z

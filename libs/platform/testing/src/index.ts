@@ -5,3 +5,7 @@ export * from './replicas';
 export * from './mcp-client';
 export * from './webhook-receiver';
 export * from './event-publisher';
+export * from './topic-reader';
+export * from './metrics';
+export * from './stores';
+export * from './problems';

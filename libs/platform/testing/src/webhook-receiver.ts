@@ -26,6 +26,11 @@ export type Answer =
   | { closeConnection: true }
   | { garbage: true };
 
+/** Whether a request is the verification call of a registration (CONTRACT.md section 7). */
+export function isVerification(request: ReceivedRequest): boolean {
+  return (JSON.parse(request.body) as { evento: string }).evento === 'webhook.verificacao';
+}
+
 export type Behaviour = (request: ReceivedRequest, indexOnPath: number) => Answer | Promise<Answer>;
 
 /**
@@ -83,6 +88,22 @@ export class WebhookReceiver {
 
   requests(path: string): ReceivedRequest[] {
     return this.received.filter((request) => request.path === path);
+  }
+
+  /** The notifications sent to a path: its requests but the registration's verification. */
+  notifications(path: string): ReceivedRequest[] {
+    return this.requests(path).filter((request) => !isVerification(request));
+  }
+
+  /** How many times each event (by `webhook-id`) was confirmed with a 200 on paths under a prefix. */
+  confirmations(pathPrefix: string): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const request of this.received) {
+      if (request.answered !== 200 || !request.path.startsWith(pathPrefix) || isVerification(request)) continue;
+      const id = String(request.headers['webhook-id']);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
   }
 
   async close(): Promise<void> {

@@ -12,6 +12,7 @@ interface ItemRow {
   data: object;
   data_criacao: Date;
   entrega_falhou: boolean;
+  total: number;
 }
 
 /** GET /fila/lista (spec 4.4, CONTRACT.md section 8): the store's pending items, oldest first; listing removes nothing. */
@@ -25,17 +26,17 @@ export class ListarFilaHttpController {
   @ApiOperation({ operationId: 'consultarFila', summary: 'Eventos pendentes na fila da loja, dos mais antigos aos mais novos (não remove).' })
   @ApiOkResponse({ type: FilaResponse })
   async listar(@IdLoja() idLoja: number, @Query() query: ListarFilaRequest): Promise<FilaResponse> {
-    // Both read the partial index of pending items (fila_pendentes).
-    const [[{ total }], rows] = await Promise.all([
-      this.dataSource.query(`SELECT count(*)::int AS total FROM fila WHERE id_loja = $1 AND removido_em IS NULL`, [idLoja]),
-      this.dataSource.query(
-        `SELECT id_documento, evento, data, data_criacao, entrega_falhou FROM fila
-         WHERE id_loja = $1 AND removido_em IS NULL ORDER BY posicao LIMIT $2`,
-        [idLoja, query.limite],
-      ) as Promise<ItemRow[]>,
-    ]);
+    // One statement, so the count and the items come from one snapshot (two queries could count
+    // items the listing did not see); both read the partial index of pending items (fila_pendentes).
+    // No row means no pending item in that snapshot, as limite is at least 1.
+    const rows: ItemRow[] = await this.dataSource.query(
+      `SELECT id_documento, evento, data, data_criacao, entrega_falhou,
+              (SELECT count(*)::int FROM fila WHERE id_loja = $1 AND removido_em IS NULL) AS total
+       FROM fila WHERE id_loja = $1 AND removido_em IS NULL ORDER BY posicao LIMIT $2`,
+      [idLoja, query.limite],
+    );
     return {
-      total,
+      total: rows[0]?.total ?? 0,
       eventos: rows.map((row) => ({
         idDocumento: row.id_documento,
         evento: row.evento,

@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import type { EventEnvelope } from '@trilha/contracts';
+import type { TestStack } from './stack';
+
+/** What a test sees of a Kafka message: its key and its parsed envelope. */
+export interface ReceivedMessage {
+  key: string;
+  envelope: EventEnvelope<Record<string, unknown>>;
+}
+
+/**
+ * Reads a topic of the stack's Kafka from the beginning in a group of its own and keeps every
+ * message, so a test can look for the events its requests caused on the real topic.
+ */
+export async function topicReader(stack: TestStack, topic: string): Promise<{ received: ReceivedMessage[]; stop(): Promise<void> }> {
+  const kafka = new Kafka({ brokers: [stack.infra.kafkaBrokers], clientId: `e2e-${topic}`, logLevel: logLevel.NOTHING });
+  const consumer = kafka.consumer({ groupId: `e2e-${topic}-${randomUUID()}` });
+  const received: ReceivedMessage[] = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      received.push({ key: String(message.key), envelope: JSON.parse(String(message.value)) });
+    },
+  });
+  return { received, stop: () => consumer.disconnect() };
+}
