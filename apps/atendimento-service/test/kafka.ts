@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Consumer, type Producer } from 'kafkajs';
+import { Partitioners, type Consumer, type Producer } from 'kafkajs';
 import type { EventEnvelope } from '@trilha/contracts';
+import { createKafka } from '@trilha/event-store';
 
 /** What a test sees of a Kafka message: its key and its parsed envelope. */
 export interface Received {
@@ -13,7 +14,7 @@ export interface Received {
  * can look for the events its requests caused on the real topic.
  */
 export async function topicReader(brokers: string, topic: string): Promise<{ received: Received[]; stop(): Promise<void> }> {
-  const kafka = new Kafka({ brokers: [brokers], clientId: `e2e-${topic}`, logLevel: logLevel.NOTHING });
+  const kafka = createKafka({ brokers: [brokers] }, `e2e-${topic}`);
   const consumer: Consumer = kafka.consumer({ groupId: `e2e-${topic}-${randomUUID()}` });
   const received: Received[] = [];
   await consumer.connect();
@@ -28,7 +29,7 @@ export async function topicReader(brokers: string, topic: string): Promise<{ rec
 
 /** Produces contract-conformant envelopes to a topic, keyed by store, as the owning service would. */
 export async function topicWriter(brokers: string, topic: string): Promise<{ send(idLoja: number, type: string, data: object): Promise<void>; stop(): Promise<void> }> {
-  const kafka = new Kafka({ brokers: [brokers], clientId: `e2e-writer-${topic}`, logLevel: logLevel.NOTHING });
+  const kafka = createKafka({ brokers: [brokers] }, `e2e-writer-${topic}`);
   const producer: Producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
   await producer.connect();
   return {

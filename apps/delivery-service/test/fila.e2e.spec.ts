@@ -1,10 +1,11 @@
 import { TOPICS } from '@trilha/contracts';
+import { createKafka } from '@trilha/event-store';
 import { apiClient, clientAddress, envelope, eventPublisher, eventually, testStack, WebhookReceiver } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const admin = { 'x-admin-key': stack.adminApiKey };
-const kafka = eventPublisher(stack);
+const kafka = eventPublisher(createKafka({ brokers: [stack.infra.kafkaBrokers] }, 'trilha-tests'));
 
 afterAll(() => kafka.close());
 

@@ -1,10 +1,11 @@
 import { TOPICS, type EventEnvelope } from '@trilha/contracts';
+import { createKafka } from '@trilha/event-store';
 import { apiClient, clientAddress, envelope, eventPublisher, eventually, startReplica, testStack, WebhookReceiver, type Replica } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const admin = { 'x-admin-key': stack.adminApiKey };
-const kafka = eventPublisher(stack);
+const kafka = eventPublisher(createKafka({ brokers: [stack.infra.kafkaBrokers] }, 'trilha-tests'));
 
 async function emVoo(opsPort: number): Promise<number> {
   const metrics = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();

@@ -1,11 +1,12 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { TOPICS } from '@trilha/contracts';
+import { createKafka } from '@trilha/event-store';
 import { apiClient, clientAddress, envelope, eventPublisher, eventually, testStack, WebhookReceiver, type ReceivedRequest } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const admin = { 'x-admin-key': stack.adminApiKey };
-const kafka = eventPublisher(stack);
+const kafka = eventPublisher(createKafka({ brokers: [stack.infra.kafkaBrokers] }, 'trilha-tests'));
 /** The test stack's compressed WEBHOOK_RETRY_SCHEDULE (tools/test.mjs). */
 const AGENDA_MS = [500, 1000, 1500, 2000, 2500];
 let receiver: WebhookReceiver;

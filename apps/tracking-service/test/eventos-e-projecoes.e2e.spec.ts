@@ -23,7 +23,7 @@ describe('tracking.events.v1 (published exactly as libs/contracts defines it)', 
   let consumer: Consumer;
 
   beforeAll(async () => {
-    consumer = createKafka([stack.infra.kafkaBrokers], `e2e-tracking-${unique()}`).consumer({ groupId: `e2e-tracking-${unique()}` });
+    consumer = createKafka({ brokers: [stack.infra.kafkaBrokers] }, `e2e-tracking-${unique()}`).consumer({ groupId: `e2e-tracking-${unique()}` });
     await consumer.connect();
     await consumer.subscribe({ topic: TOPICS.tracking, fromBeginning: true });
     await consumer.run({ eachMessage: async ({ message }) => void received.push(message) });

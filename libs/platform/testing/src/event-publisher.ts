@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import type { EventEnvelope } from '@trilha/contracts';
-import type { TestStack } from './stack';
 
 /** A contract-conformant envelope (libs/contracts/src/envelope.ts) with a fresh id and trace. */
 export function envelope<T extends object>(type: string, idLoja: number, data: T): EventEnvelope<T> {
@@ -19,11 +18,11 @@ export function envelope<T extends object>(type: string, idLoja: number, data: T
 }
 
 /**
- * Produces events straight to a topic of the stack's Kafka, as their owning service's outbox
- * relay would: keyed by `idLoja`, with the event id, type and `traceparent` as headers.
+ * Produces events straight to a topic, as their owning service's outbox relay would: keyed by
+ * `idLoja`, with the event id, type and `traceparent` as headers. Give it a client of the stack's
+ * Kafka: `createKafka({ brokers: [stack.infra.kafkaBrokers] }, …)` (@trilha/event-store).
  */
-export function eventPublisher(stack: TestStack) {
-  const kafka = new Kafka({ brokers: [stack.infra.kafkaBrokers], clientId: 'trilha-tests', logLevel: logLevel.NOTHING });
+export function eventPublisher(kafka: Kafka) {
   let producer: Promise<Producer> | undefined;
   return {
     async publish(topic: string, events: EventEnvelope[]): Promise<void> {
