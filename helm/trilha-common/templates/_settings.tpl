@@ -65,7 +65,7 @@ Call with (dict "settings" <list> "secretName" <name>).
 
 {{/*
 How every Trilha process reaches Kafka (libs/platform/config/src/settings.ts, kafkaSettings):
-the brokers, TLS (KAFKA_SSL, the CA mounted from a Secret or ConfigMap: trilha.kafkaCaVolume) and
+the brokers, TLS (KAFKA_SSL, the CA mounted from a Secret or ConfigMap: trilha.kafkaCa in _files.tpl) and
 SASL. The services, the migrations Jobs and the topics Job all use these. Call with the root.
 */}}
 {{- define "trilha.kafkaEnv" -}}
