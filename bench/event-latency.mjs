@@ -46,7 +46,7 @@ async function producerService(stack) {
   await migrate(database);
   const dataSource = await new DataSource(dataSourceOptions(database)).initialize();
   const store = new EventStore(dataSource, (event) => ({ topic: 'lojas.events.v1', data: event.data }), []);
-  const relay = new OutboxRelay(createKafka([stack.infra.kafkaBrokers], 'bench-producer-relay'), database);
+  const relay = new OutboxRelay(createKafka({ brokers: [stack.infra.kafkaBrokers] }, 'bench-producer-relay'), database);
   store.onOutboxCommit(() => relay.wake());
   await relay.start();
   return {

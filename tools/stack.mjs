@@ -27,6 +27,7 @@ export function stackPorts(base) {
     gateway: pick('GATEWAY', base.gateway),
     kafka: pick('KAFKA', base.kafka),
     kafkaController: pick('KAFKA_CONTROLLER', base.kafka + 1),
+    kafkaSaslSsl: pick('KAFKA_SASL_SSL', base.kafka + 2),
     postgres: pick('POSTGRES', base.postgres),
     redis: pick('REDIS', base.redis),
     ops: Object.fromEntries(SERVICES.map((service, index) => [service, pick(`OPS_${index}`, base.ops + index)])),
@@ -61,29 +62,11 @@ function localCertificate(dataDir, log) {
   return { cert, key };
 }
 
+/** The topics of libs/contracts, as the chart's topics Job creates them (the broker's replication factor). */
 async function createTopics(brokers, log) {
-  const { Kafka, logLevel } = require('kafkajs');
+  const { ensureTopics } = require(join(root, 'dist/libs/event-store/src/kafka-topics.js'));
   const { TOPIC_SPECS } = require(join(root, 'dist/libs/contracts/src/topics.js'));
-  const admin = new Kafka({ brokers: [brokers], clientId: 'trilha-stack', logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    const existing = new Set(await admin.listTopics());
-    const missing = TOPIC_SPECS.filter((topic) => !existing.has(topic.name));
-    if (missing.length > 0) {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({
-          topic: topic.name,
-          numPartitions: topic.partitions,
-          replicationFactor: 1,
-          configEntries: Object.entries(topic.config).map(([name, value]) => ({ name, value })),
-        })),
-      });
-    }
-    log(`kafka: topics ${TOPIC_SPECS.map((topic) => topic.name).join(', ')} ready`);
-  } finally {
-    await admin.disconnect();
-  }
+  for (const line of await ensureTopics({ brokers: [brokers] }, TOPIC_SPECS, 'trilha-stack')) log(`kafka: ${line}`);
 }
 
 /** The environment each service runs with, as a platform team would set it. */
@@ -196,7 +179,6 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
     await infra.stop();
   };
   try {
-    await createTopics(infra.kafkaBrokers, log);
     const secrets = localSecrets(dataDir);
     const tls = localCertificate(dataDir, log);
     stack.env = serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookRetrySchedule });
@@ -206,7 +188,11 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
     stack.baseUrl = `https://localhost:${ports.gateway}/v1`;
     stack.adminApiKey = secrets.adminApiKey;
     stack.caFile = tls.cert;
-    await Promise.all(SERVICES.map(async (service) => log((await runToEnd(process.execPath, [join('dist/apps', service, 'src/main.js'), 'migrate'], stack.env[service])).trim())));
+    // The topics and the migrations at once: neither needs the other, the services need both.
+    await Promise.all([
+      createTopics(infra.kafkaBrokers, log),
+      ...SERVICES.map(async (service) => log((await runToEnd(process.execPath, [join('dist/apps', service, 'src/main.js'), 'migrate'], stack.env[service])).trim())),
+    ]);
     const results = await Promise.allSettled(SERVICES.map((service) => startService(stack, service)));
     for (const result of results) if (result.status === 'fulfilled') processes.push(result.value);
     const failure = results.find((result) => result.status === 'rejected');

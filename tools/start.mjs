@@ -29,7 +29,7 @@ process.stdout.write(`
   Admin key     ${stack.adminApiKey}   (header X-Admin-Key)
   Certificate   ${stack.caFile}   (self-signed; curl --cacert it)
   Logs          ${dataDir}/logs/
-  Kafka         ${stack.infra.kafkaBrokers}
+  Kafka         ${stack.infra.kafkaBrokers}   (SASL_SSL: ${stack.infra.kafkaSaslSsl.brokers}, user ${stack.infra.kafkaSaslSsl.username}, CA ${stack.infra.kafkaSaslSsl.caFile})
   PostgreSQL    ${stack.infra.databaseUrl.replace(/:[^:@/]+@/, ':***@')}
   Redis         ${stack.infra.redisUrl}
 

@@ -39,7 +39,7 @@ writeFileSync(stackFile, JSON.stringify({
   adminApiKey: stack.adminApiKey,
   caFile: stack.caFile,
   ports,
-  infra: { databaseUrl: stack.infra.databaseUrl, kafkaBrokers: stack.infra.kafkaBrokers, redisUrl: stack.infra.redisUrl },
+  infra: { databaseUrl: stack.infra.databaseUrl, kafkaBrokers: stack.infra.kafkaBrokers, kafkaSaslSsl: stack.infra.kafkaSaslSsl, redisUrl: stack.infra.redisUrl },
   env: stack.env,
   controlUrl: `http://127.0.0.1:${control.address().port}`,
 }, null, 2));

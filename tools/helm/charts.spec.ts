@@ -152,6 +152,9 @@ describe('values.schema.json', () => {
     [UMBRELLA, 'tracking-service.logLevel', 'verbose', 'logLevel'],
     [UMBRELLA, 'api-gateway.tokenSigningSecret', 'too-short', 'tokenSigningSecret'],
     ['tracking-service', 'autoscaling.enable', 'true', "additional properties 'enable' not allowed"],
+    [UMBRELLA, 'global.kafka.sasl.mechanism', 'gssapi', "value must be one of '', 'plain', 'scram-sha-256', 'scram-sha-512'"],
+    [UMBRELLA, 'global.kafka.tls.ca.secret', 'kafka-ca', "additional properties 'secret' not allowed"],
+    ['delivery-service', 'webhooks.retrySchedule', 'every 10s', 'retrySchedule'],
   ])('of %s rejects %s', (chart, key, value, message) => {
     const error = charts.renderError(chart, { values: ['ci/minimal-values.yaml'], set: { [key]: value } });
     expect(error).toContain('values don\'t meet the specifications of the schema');
@@ -272,11 +275,9 @@ describe('rendered objects', () => {
       const migrations = ofKind<IJob>(hooks, 'Job').filter((job) => job.metadata.name.endsWith('-migrations'));
       expect(migrations.map((job) => job.metadata.name).sort()).toEqual(SERVICE_CHARTS.map((chart) => `trilha-${chart}-migrations`).sort());
       const topicsJob = named<IJob>(objects, 'Job', 'trilha-kafka-topics');
-      const topicsScript = named(objects, 'ConfigMap', 'trilha-kafka-topics');
-      for (const object of [...migrations, topicsJob, topicsScript]) {
+      for (const object of [...migrations, topicsJob]) {
         expect(annotations(object)).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded' });
       }
-      expect(weight(topicsScript)).toBeLessThan(weight(topicsJob));
       for (const job of migrations) {
         expect(weight(topicsJob)).toBeLessThan(weight(job));
         const container = job.spec!.template.spec!.containers[0];
@@ -297,7 +298,7 @@ describe('rendered objects', () => {
       const [test] = ofKind(objects, 'Pod');
       expect(annotations(test)).toMatchObject({ 'helm.sh/hook': 'test' });
       // Everything else belongs to the release.
-      expect(hooks.length).toBe(migrations.length * 2 + 3);
+      expect(hooks.length).toBe(migrations.length * 2 + 2);
     }
   });
 
@@ -337,10 +338,13 @@ describe('rendered objects', () => {
     expect(named<IPodDisruptionBudget>(objects, 'PodDisruptionBudget', 'trilha-delivery-service').spec).toMatchObject({ maxUnavailable: 1 });
   });
 
-  it('create the topics of libs/contracts with their partitions and retention', () => {
+  it('create the topics of libs/contracts with their partitions and retention, with the services\' own code', () => {
     const job = named<IJob>(scenario(UMBRELLA, 'ci/minimal-values.yaml'), 'Job', 'trilha-kafka-topics');
-    const env = Object.fromEntries(job.spec!.template.spec!.containers[0].env!.map((entry) => [entry.name, entry.value]));
-    const topics = JSON.parse(env.TOPICS!) as { name: string; partitions: number; replicationFactor: number; config: Record<string, string> }[];
+    const container = job.spec!.template.spec!.containers[0];
+    // The image's entry point (node /app/main.js) with the command of libs/platform/service-runtime.
+    expect({ image: container.image, command: container.command, args: container.args }).toEqual({ image: 'trilha/api-gateway:0.1.0', command: undefined, args: ['create-topics'] });
+    const env = Object.fromEntries(container.env!.map((entry) => [entry.name, entry.value]));
+    const topics = JSON.parse(env.KAFKA_TOPICS!) as { name: string; partitions: number; replicationFactor: number; config: Record<string, string> }[];
     expect(topics.map(({ name, partitions }) => ({ name, partitions }))).toEqual(TOPIC_SPECS.map(({ name, partitions }) => ({ name, partitions })));
     for (const topic of topics) {
       expect(topic.config).toMatchObject(TOPIC_SPECS.find((spec) => spec.name === topic.name)!.config);
@@ -488,5 +492,127 @@ describe('rendered objects', () => {
     expect(notes('ci/minimal-values.yaml')).toContain('kubectl port-forward -n trilha svc/trilha-api-gateway 8443:8443');
     expect(notes('ci/minimal-values.yaml')).toContain('no api-gateway.adminApiKey is set');
     expect(notes('ci/strimzi-values.yaml')).toContain('kubectl get kafkatopics -n kafka');
+  });
+});
+
+describe('Kafka over TLS with SASL', () => {
+  const secure = () => scenario(UMBRELLA, 'ci/kafka-security-values.yaml');
+  const kafkaPods = (objects: K8sObject[]) => pods(objects).filter(({ owner }) => owner.kind !== 'Pod');
+  const envOf = (spec: IPodSpec) => spec.containers[0].env!;
+
+  it('reach the brokers with the same settings from every pod: services, migrations and the topics Job', () => {
+    const all = kafkaPods(secure());
+    expect(all.map(({ owner }) => `${owner.kind}/${owner.metadata.name}`).sort()).toEqual([
+      ...SERVICE_CHARTS.map((chart) => `Deployment/trilha-${chart}`),
+      'Job/trilha-kafka-topics',
+      ...SERVICE_CHARTS.map((chart) => `Job/trilha-${chart}-migrations`),
+    ].sort());
+    for (const { owner, template } of all) {
+      const spec = template.spec as IPodSpec;
+      const where = `${owner.kind}/${owner.metadata.name}`;
+      expect({ where, env: envOf(spec) }).toEqual({
+        where,
+        env: expect.arrayContaining([
+          { name: 'KAFKA_BROKERS', value: 'trilha-kafka-bootstrap.kafka.svc:9093' },
+          { name: 'KAFKA_SSL', value: 'true' },
+          { name: 'KAFKA_SSL_CA_FILE', value: '/etc/trilha/kafka-ca/ca.crt' },
+          { name: 'KAFKA_SASL_MECHANISM', value: 'scram-sha-512' },
+          { name: 'KAFKA_SASL_USERNAME', value: 'trilha' },
+          { name: 'KAFKA_SASL_PASSWORD', valueFrom: { secretKeyRef: { name: 'trilha-kafka-user', key: 'password' } } },
+        ]),
+      });
+      // The CA alone, read-only, from the Secret the operator named.
+      expect({ where, volumes: spec.volumes }).toEqual({ where, volumes: expect.arrayContaining([{ name: 'kafka-ca', secret: { secretName: 'trilha-kafka-cluster-ca-cert', items: [{ key: 'ca.crt', path: 'ca.crt' }] } }]) });
+      expect({ where, mounts: spec.containers[0].volumeMounts }).toEqual({ where, mounts: expect.arrayContaining([{ name: 'kafka-ca', mountPath: '/etc/trilha/kafka-ca', readOnly: true }]) });
+    }
+    // The password comes from the operator's Secret: the chart stores it nowhere.
+    for (const secret of ofKind<ISecret>(secure(), 'Secret')) expect(Object.keys(secret.data ?? {})).not.toContain('kafka-sasl-password');
+  });
+
+  it('keep a SASL password given as a value in the Secrets, the topics Job\'s hook Secret included, never in a pod spec', () => {
+    const objects = scenario(UMBRELLA, 'ci/kafka-security-values.yaml', { set: { 'global.kafka.sasl.existingSecret': '', 'global.kafka.sasl.password': 'ci-kafka-password-0123' } });
+    for (const object of objects.filter((candidate) => candidate.kind !== 'Secret')) expect(JSON.stringify(object)).not.toContain('ci-kafka-password-0123');
+    for (const { owner, template } of kafkaPods(objects)) {
+      const password = envOf(template.spec as IPodSpec).find((env) => env.name === 'KAFKA_SASL_PASSWORD')!;
+      const secret = named<ISecret>(objects, 'Secret', password.valueFrom!.secretKeyRef!.name!);
+      expect({ owner: owner.metadata.name, value: Buffer.from(secret.data![password.valueFrom!.secretKeyRef!.key], 'base64').toString() })
+        .toEqual({ owner: owner.metadata.name, value: 'ci-kafka-password-0123' });
+    }
+    const topicsSecret = named<ISecret>(objects, 'Secret', 'trilha-kafka-topics');
+    expect(topicsSecret.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-weight': '-10' });
+  });
+
+  it('let KEDA measure the lag over TLS with SASL, with the service\'s own credentials', () => {
+    const objects = secure();
+    const [scaledObject] = ofKind<{ spec: { triggers: Record<string, unknown>[] } }>(objects, 'ScaledObject');
+    expect(scaledObject.spec.triggers).toEqual([expect.objectContaining({
+      type: 'kafka',
+      metadata: expect.objectContaining({ bootstrapServers: 'trilha-kafka-bootstrap.kafka.svc:9093', tls: 'enable', sasl: 'scram_sha512' }),
+      authenticationRef: { name: 'trilha-delivery-service' },
+    })]);
+    const [authentication] = ofKind<{ spec: Record<string, unknown> }>(objects, 'TriggerAuthentication');
+    expect(authentication.metadata.name).toBe('trilha-delivery-service');
+    expect(authentication.spec).toEqual({
+      // KEDA reads them from the environment of the Deployment's container, as the service gets them.
+      env: [
+        { parameter: 'username', name: 'KAFKA_SASL_USERNAME', containerName: 'delivery-service' },
+        { parameter: 'password', name: 'KAFKA_SASL_PASSWORD', containerName: 'delivery-service' },
+      ],
+      secretTargetRef: [{ parameter: 'ca', name: 'trilha-kafka-cluster-ca-cert', key: 'ca.crt' }],
+    });
+    const container = named<IDeployment>(objects, 'Deployment', 'trilha-delivery-service').spec!.template.spec!.containers[0];
+    expect(container.name).toBe('delivery-service');
+    expect(container.env!.map((env) => env.name)).toEqual(expect.arrayContaining(['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD']));
+
+    const plain = scenario(UMBRELLA, 'ci/kafka-security-values.yaml', { set: { 'global.kafka.sasl.mechanism': 'plain', 'global.kafka.tls.ca.secretName': '', 'global.kafka.tls.ca.configMapName': 'kafka-ca-bundle' } });
+    expect(ofKind<{ spec: { triggers: { metadata: Record<string, string> }[] } }>(plain, 'ScaledObject')[0].spec.triggers[0].metadata).toMatchObject({ tls: 'enable', sasl: 'plaintext' });
+    expect(ofKind<{ spec: Record<string, unknown> }>(plain, 'TriggerAuthentication')[0].spec).toMatchObject({ configMapTargetRef: [{ parameter: 'ca', name: 'kafka-ca-bundle', key: 'ca.crt' }] });
+    // Plain text and no CA: nothing to authenticate with.
+    expect(ofKind(scenario(UMBRELLA, 'ci/keda-values.yaml'), 'TriggerAuthentication')).toEqual([]);
+    expect(ofKind<{ spec: { triggers: { metadata: Record<string, string>; authenticationRef?: unknown }[] } }>(scenario(UMBRELLA, 'ci/keda-values.yaml'), 'ScaledObject')[0].spec.triggers[0])
+      .not.toHaveProperty('authenticationRef');
+  });
+
+  it('connect in plain text by default, setting nothing of TLS or SASL', () => {
+    for (const { template } of kafkaPods(scenario(UMBRELLA, 'ci/minimal-values.yaml'))) {
+      const spec = template.spec as IPodSpec;
+      expect(envOf(spec).map((env) => env.name).filter((name) => name.startsWith('KAFKA_') && name !== 'KAFKA_TOPICS')).toEqual(['KAFKA_BROKERS']);
+      expect(spec.volumes!.map((volume) => volume.name)).not.toContain('kafka-ca');
+    }
+  });
+
+  it.each([
+    [{ 'global.kafka.sasl.username': '' }, 'global.kafka.sasl.username is required when global.kafka.sasl.mechanism is set'],
+    [{ 'global.kafka.sasl.existingSecret': '' }, 'KAFKA_SASL_PASSWORD is required: set global.kafka.sasl.password (or global.kafka.sasl.existingSecret)'],
+    [{ 'global.kafka.tls.enabled': 'false' }, 'global.kafka.tls.ca is set but global.kafka.tls.enabled is false'],
+    [{ 'global.kafka.tls.ca.configMapName': 'kafka-ca' }, 'global.kafka.tls.ca: give secretName or configMapName, not both'],
+  ])('refuse an incomplete set-up (%j), saying what is missing', (set, message) => {
+    expect(charts.renderError(UMBRELLA, { values: ['ci/kafka-security-values.yaml'], set })).toContain(message);
+  });
+});
+
+describe('the delivery service', () => {
+  it('gets its production settings from its values: pool size, retry schedule, allowed networks, webhook CA', () => {
+    const objects = scenario(UMBRELLA, 'ci/kafka-security-values.yaml');
+    const deployment = named<IDeployment>(objects, 'Deployment', 'trilha-delivery-service').spec!.template.spec!;
+    const job = named<IJob>(objects, 'Job', 'trilha-delivery-service-migrations').spec!.template.spec!;
+    for (const spec of [deployment, job]) {
+      expect(spec.containers[0].env).toEqual(expect.arrayContaining([
+        { name: 'DATABASE_POOL_SIZE', value: '20' },
+        { name: 'WEBHOOK_RETRY_SCHEDULE', value: '10s,1m,5m,30m,2h' },
+        { name: 'WEBHOOK_ALLOWED_CIDRS', value: '10.20.0.0/16' },
+        { name: 'WEBHOOK_CA_FILE', value: '/etc/trilha/webhook-ca/ca-bundle.crt' },
+      ]));
+      expect(spec.volumes).toContainEqual({ name: 'webhook-ca', configMap: { name: 'trilha-webhook-ca', items: [{ key: 'ca-bundle.crt', path: 'ca-bundle.crt' }] } });
+    }
+    // The other services keep the global pool size; the delivery service's default leaves room for its twelve partitions.
+    const minimal = scenario(UMBRELLA, 'ci/minimal-values.yaml');
+    const poolSize = (name: string) => named<IDeployment>(minimal, 'Deployment', name).spec!.template.spec!.containers[0].env!.find((env) => env.name === 'DATABASE_POOL_SIZE')!.value;
+    expect(SERVICE_CHARTS.map((chart) => [chart, poolSize(`trilha-${chart}`)])).toEqual(SERVICE_CHARTS.map((chart) => [chart, chart === 'delivery-service' ? '20' : '10']));
+    const delivery = named<IDeployment>(minimal, 'Deployment', 'trilha-delivery-service').spec!.template.spec!.containers[0].env!.map((env) => env.name);
+    expect(delivery).not.toContain('WEBHOOK_ALLOWED_CIDRS');
+    expect(delivery).not.toContain('WEBHOOK_CA_FILE');
+    expect(charts.renderError(UMBRELLA, { values: ['ci/minimal-values.yaml'], set: { 'delivery-service.config.WEBHOOK_RETRY_SCHEDULE': '1m' } }))
+      .toContain('environment variable WEBHOOK_RETRY_SCHEDULE is set twice');
   });
 });

@@ -21,7 +21,6 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
 import { stringify } from 'yaml';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
@@ -30,6 +29,7 @@ import type { IPod } from 'kubernetes-models/v1/Pod';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { TOPIC_SPECS } from '@trilha/contracts';
+import { createKafka } from '@trilha/event-store';
 import { eventually, testStack } from '@trilha/testing';
 import { Charts, type K8sObject } from './helm';
 
@@ -71,7 +71,7 @@ interface Cluster {
   objects: K8sObject[];
   /** Secrets the operator created before installing (name → key → value). */
   existingSecrets: Record<string, Record<string, string>>;
-  /** Local files standing for the keys of existing Secrets mounted as volumes (name → key → path). */
+  /** Local files standing for the keys of existing Secrets and ConfigMaps mounted as volumes (name → key → path). */
   existingFiles: Record<string, Record<string, string>>;
   /** Local port of each Deployment's container port: "<deployment>/<port name>" → port. */
   localPorts: Map<string, number>;
@@ -117,13 +117,13 @@ function mountedFiles(cluster: Cluster, pod: IPodSpec, container: IContainer): M
     const volume = pod.volumes!.find((candidate) => candidate.name === mount.name)!;
     if (volume.emptyDir) continue;
     const dir = mkdtempSync(join(scratch, `${mount.name}-`));
-    if (volume.configMap) {
-      const configMap = find<{ data: Record<string, string> }>(cluster, 'ConfigMap', volume.configMap.name!);
-      if (!configMap) throw new Error(`ConfigMap ${volume.configMap.name} is not rendered`);
-      for (const [key, value] of Object.entries(configMap.data)) writeFileSync(join(dir, key), value);
-    } else if (volume.secret) {
-      const files = cluster.existingFiles[volume.secret.secretName!];
-      if (!files) throw new Error(`no local files for the Secret volume ${volume.secret.secretName}`);
+    const rendered = volume.configMap && find<{ data: Record<string, string> }>(cluster, 'ConfigMap', volume.configMap.name!);
+    if (rendered) {
+      for (const [key, value] of Object.entries(rendered.data)) writeFileSync(join(dir, key), value);
+    } else if (volume.secret || volume.configMap) {
+      const name = volume.secret?.secretName ?? volume.configMap!.name!;
+      const files = cluster.existingFiles[name];
+      if (!files) throw new Error(`no local files for the volume ${volume.name} (${name}), which the chart does not render`);
       for (const [key, path] of Object.entries(files)) writeFileSync(join(dir, key), readFileSync(path));
     } else {
       throw new Error(`volume ${volume.name}: only Secret, ConfigMap and emptyDir volumes are translated`);
@@ -268,41 +268,78 @@ const stackHosts = {
   'api-gateway': { redis: { url: stack.infra.redisUrl } },
 };
 
-describe('the configuration the chart renders starts every service', () => {
-  const extraTopic = `helm-contract-${Date.now()}.v1`;
+/**
+ * What `helm install` and `helm test` run, in their order: the topics Job (with one topic more than
+ * the stack has, which it must create), the migrations Jobs, every Deployment until ready, the test
+ * Pod. The topic is deleted again after.
+ */
+async function installAndTest(rendered: Cluster, extraTopic: string): Promise<void> {
+  const topics = runToEnd(rendered, 'Job', `${NAMESPACE}-kafka-topics`, 'api-gateway');
+  expect(topics).toEqual({ status: 0, output: expect.stringContaining(`${extraTopic}: created, 3 partitions`) });
+  for (const spec of TOPIC_SPECS) expect(topics.output).toContain(`${spec.name}: exists, ${spec.partitions} partitions`);
 
+  for (const service of ['api-gateway', 'tracking-service', 'atendimento-service', 'delivery-service']) {
+    const migrations = runToEnd(rendered, 'Job', `${NAMESPACE}-${service}-migrations`, service);
+    expect({ service, ...migrations }).toEqual({ service, status: 0, output: expect.stringMatching(/schema up to date|applied/) });
+  }
+
+  // The services first, as Kubernetes would have them ready before the gateway routes to them.
+  for (const service of ['tracking-service', 'atendimento-service', 'delivery-service', 'api-gateway']) await startDeployment(rendered, service);
+  const test = runToEnd(rendered, 'Pod', `${NAMESPACE}-api-gateway-test`, 'api-gateway');
+  expect(test).toEqual({ status: 0, output: expect.stringMatching(/readyz: 200\n.*openapi\.json: 200/) });
+
+  await Promise.all(running.splice(0).map(({ child }) => stop(child)));
+  const admin = createKafka({ brokers: [stack.infra.kafkaBrokers] }, 'helm-contract').admin();
+  await admin.connect();
+  try {
+    await admin.deleteTopics({ topics: [extraTopic] });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** The topics of the stack plus one, on the stack's single broker. */
+const topicsWith = (extraTopic: string) => ({
+  replicationFactor: 1,
+  config: { 'retention.ms': '-1', 'cleanup.policy': 'delete' },
+  topics: [...TOPIC_SPECS.map(({ name, partitions }) => ({ name, partitions })), { name: extraTopic, partitions: 3 }],
+});
+
+describe('the configuration the chart renders starts every service', () => {
   it('with the minimal values: topics Job, migrations Jobs, every service ready, helm test passes', async () => {
+    const extraTopic = `helm-contract-${Date.now()}.v1`;
     const values = operatorValues('minimal-on-the-stack.yaml', {
       ...stackHosts,
       // The ingress of this machine is on loopback; the single broker holds one replica.
       'api-gateway': { ...stackHosts['api-gateway'], tls: { trustedProxies: 'loopback' } },
-      kafkaTopics: { replicationFactor: 1, config: { 'retention.ms': '-1', 'cleanup.policy': 'delete' }, topics: [...TOPIC_SPECS.map(({ name, partitions }) => ({ name, partitions })), { name: extraTopic, partitions: 3 }] },
+      kafkaTopics: topicsWith(extraTopic),
     });
     const objects = charts.render('trilha', { namespace: NAMESPACE, values: ['ci/minimal-values.yaml', values] });
-    const rendered = await cluster(objects);
+    await installAndTest(await cluster(objects), extraTopic);
+  }, 240_000);
 
-    const topics = runToEnd(rendered, 'Job', `${NAMESPACE}-kafka-topics`, 'api-gateway');
-    expect(topics).toEqual({ status: 0, output: expect.stringContaining(`${extraTopic}: created, 3 partitions`) });
-    for (const spec of TOPIC_SPECS) expect(topics.output).toContain(`${spec.name}: exists, ${spec.partitions} partitions`);
-
-    for (const service of ['api-gateway', 'tracking-service', 'atendimento-service', 'delivery-service']) {
-      const migrations = runToEnd(rendered, 'Job', `${NAMESPACE}-${service}-migrations`, service);
-      expect({ service, ...migrations }).toEqual({ service, status: 0, output: expect.stringMatching(/schema up to date|applied/) });
-    }
-
-    // The services first, as Kubernetes would have them ready before the gateway routes to them.
-    for (const service of ['tracking-service', 'atendimento-service', 'delivery-service', 'api-gateway']) await startDeployment(rendered, service);
-    const test = runToEnd(rendered, 'Pod', `${NAMESPACE}-api-gateway-test`, 'api-gateway');
-    expect(test).toEqual({ status: 0, output: expect.stringMatching(/readyz: 200\n.*openapi\.json: 200/) });
-
-    await Promise.all(running.splice(0).map(({ child }) => stop(child)));
-    const kafka = new Kafka({ brokers: [stack.infra.kafkaBrokers], clientId: 'helm-contract', logLevel: logLevel.NOTHING }).admin();
-    await kafka.connect();
-    try {
-      await kafka.deleteTopics({ topics: [extraTopic] });
-    } finally {
-      await kafka.disconnect();
-    }
+  it('with Kafka over TLS and SASL SCRAM-SHA-512: every process reaches the broker\'s SASL_SSL listener', async () => {
+    const extraTopic = `helm-contract-secure-${Date.now()}.v1`;
+    const secure = stack.infra.kafkaSaslSsl;
+    // ci/kafka-security-values.yaml, pointed at the stack: its broker's SASL_SSL listener, whose
+    // user is the one the scenario names (trilha); the webhook receivers are on this machine.
+    const values = operatorValues('kafka-security-on-the-stack.yaml', {
+      global: { database: stackHosts.global.database, kafka: { brokers: secure.brokers } },
+      'api-gateway': { ...stackHosts['api-gateway'], tls: { trustedProxies: 'loopback' } },
+      'delivery-service': { webhooks: { allowedCidrs: ['127.0.0.0/8'] } },
+      kafkaTopics: topicsWith(extraTopic),
+    });
+    const objects = charts.render('trilha', { namespace: NAMESPACE, values: ['ci/kafka-security-values.yaml', values] });
+    const rendered = await cluster(objects, {
+      // As the operator created them (ci/kafka-security-values.yaml names them).
+      'trilha-kafka-user': { password: secure.password },
+    }, {
+      'trilha-kafka-cluster-ca-cert': { 'ca.crt': secure.caFile },
+      'trilha-webhook-ca': { 'ca-bundle.crt': stack.caFile },
+    });
+    const delivery = find<IDeployment>(rendered, 'Deployment', `${NAMESPACE}-delivery-service`)!.spec!.template.spec!.containers[0].env!;
+    expect(delivery).toContainEqual({ name: 'KAFKA_BROKERS', value: secure.brokers });
+    await installAndTest(rendered, extraTopic);
   }, 240_000);
 
   it('with existing Secrets and TLS served by the gateway itself', async () => {

@@ -34,6 +34,14 @@ const optional = (schema: Schema): Schema => ({ ...schema, type: [schema.type as
 const secret = (description: string, min: number): Schema => str(description, { anyOf: [{ maxLength: 0 }, { minLength: min }] });
 const intOrPercent = (description: string): Schema => ({ type: ['integer', 'string', 'null'], description, pattern: '^[0-9]+%$' });
 
+/** A file from one key of a Secret or a ConfigMap, mounted read-only (helm/trilha-common/templates/_files.tpl). */
+const fileSource = (description: string): Schema =>
+  obj(description, {
+    secretName: str('Secret holding the file (or configMapName).'),
+    configMapName: str('ConfigMap holding the file (or secretName).'),
+    key: str('Key of the file in it.', { minLength: 1 }),
+  });
+
 const image = (repository: string): Schema =>
   obj('Container image: [registry/]repository[:tag][@digest].', {
     registry: str('Registry of the image (global.imageRegistry wins). Empty: the runtime default.'),
@@ -55,6 +63,17 @@ const globalSchema = obj('Shared by every Trilha chart of the release; set once 
   }),
   kafka: obj('Kafka (external).', {
     brokers: str('Bootstrap brokers, comma-separated host:port (KAFKA_BROKERS). Required.', { pattern: '^$|^[^:\\s,]+:[0-9]+(\\s*,\\s*[^:\\s,]+:[0-9]+)*$' }),
+    tls: obj('TLS to the brokers.', {
+      enabled: bool('Connect over TLS (KAFKA_SSL).'),
+      ca: fileSource('CA bundle (PEM) of the brokers certificates (KAFKA_SSL_CA_FILE). Empty: the system CAs.'),
+    }),
+    sasl: obj('SASL authentication.', {
+      mechanism: str('KAFKA_SASL_MECHANISM. Empty: no SASL.', { enum: ['', 'plain', 'scram-sha-256', 'scram-sha-512'] }),
+      username: str('KAFKA_SASL_USERNAME. Required with a mechanism.'),
+      password: str('KAFKA_SASL_PASSWORD, stored in the chart Secret.'),
+      existingSecret: str('Existing Secret holding the password (then password is ignored).'),
+      existingSecretKey: str('Key of the password in existingSecret.', { minLength: 1 }),
+    }),
   }),
   internalApiToken: secret('Token shared by the gateway and the services (INTERNAL_API_TOKEN), at least 32 characters.', 32),
   existingSecret: str('Existing Secret with keys internal-api-token, token-signing-secret, admin-api-key (optional).'),
@@ -255,11 +274,11 @@ const gateway: ServiceChart = {
 const trackingExtra = {
   publicBaseUrl: str('Required. https base URL of the public tracking page links (linkRastreio, PUBLIC_BASE_URL): the host whose /rastreio the gateway serves, e.g. https://rastreio.example.com.', { pattern: '^$|^https://' }),
 };
-const deliveryConfig = {
-  WEBHOOK_ALLOWED_CIDRS: 'Networks webhook URLs may resolve to although private (comma-separated CIDRs). Empty in production.',
-  WEBHOOK_CA_FILE: 'Extra CA (PEM file path, mount it with extraVolumes) trusted for webhook TLS.',
-  WEBHOOK_RETRY_SCHEDULE: 'Retry intervals of webhook deliveries, e.g. 10s,1m,5m,30m,2h.',
-};
+const webhooks = obj('Webhook delivery.', {
+  retrySchedule: str('WEBHOOK_RETRY_SCHEDULE: waits before each further attempt, at most 5, e.g. 10s,1m,5m,30m,2h. Empty: the service default.', { pattern: '^$|^\\s*[0-9.]+(ms|s|m|h)(\\s*,\\s*[0-9.]+(ms|s|m|h)){0,4}\\s*$' }),
+  allowedCidrs: list('WEBHOOK_ALLOWED_CIDRS: networks webhook URLs may resolve to although not public. Empty in production.', { type: 'string', pattern: '^[0-9a-fA-F.:]+/[0-9]+$' }),
+  ca: fileSource('WEBHOOK_CA_FILE: CA bundle (PEM) trusted for webhook TLS besides the system CAs.'),
+});
 
 const topicImage = image('trilha/api-gateway');
 
@@ -305,7 +324,7 @@ export const VALUES_SCHEMAS: Record<string, Schema> = {
   'api-gateway': serviceChartSchema(gateway),
   'tracking-service': serviceChartSchema(internalService('tracking-service', {}, trackingExtra)),
   'atendimento-service': serviceChartSchema(internalService('atendimento-service', {})),
-  'delivery-service': serviceChartSchema(internalService('delivery-service', deliveryConfig, { keda })),
+  'delivery-service': serviceChartSchema(internalService('delivery-service', {}, { webhooks, keda })),
 };
 
 /** The file content of a chart's values.schema.json. */

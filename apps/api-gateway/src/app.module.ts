@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { kafkaConnection } from '@trilha/config';
 import { EventStoreModule } from '@trilha/event-store';
 import { LojasModule, LojasProjection, lojasRouting } from '@trilha/lojas';
 import { GatewayRoutingModule, type OpenApiDocument } from '@trilha/gateway-routing';
@@ -18,7 +19,7 @@ export class AppModule {
           service: 'api-gateway',
           database: gatewayDatabase(config),
           runMigrations: config.DB_MIGRATIONS_RUN,
-          kafkaBrokers: config.KAFKA_BROKERS,
+          kafka: kafkaConnection(config),
           routing: lojasRouting,
           projections: [LojasProjection],
         }),

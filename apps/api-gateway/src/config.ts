@@ -1,32 +1,31 @@
 import { z } from 'zod';
-import { booleanFlag, platformSettings, port, redisUrl } from '@trilha/config';
+import { booleanFlag, platformSettings, port, redisUrl, serviceConfigSchema } from '@trilha/config';
 import type { ServiceDatabase } from '@trilha/event-store';
 import { Lojas1732000000100 } from '@trilha/lojas';
 
-export const gatewayConfigSchema = z
-  .object({
-    ...platformSettings,
-    PUBLIC_PORT: port.default(8443),
-    /** TLS of the public port. Not needed when an ingress terminates TLS (TLS_TERMINATED_BY_PROXY). */
-    TLS_CERT_FILE: z.string().min(1).optional(),
-    TLS_KEY_FILE: z.string().min(1).optional(),
-    TLS_TERMINATED_BY_PROXY: booleanFlag.default(false),
-    /** Express `trust proxy`: which proxies' X-Forwarded-Proto is believed (comma-separated CIDRs or names). */
-    TRUSTED_PROXIES: z.string().default('loopback'),
-    REDIS_URL: redisUrl,
-    TOKEN_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
-    TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
-    ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
-    RATE_LIMIT_DEFAULT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-    /** Internal ports of the services the gateway forwards to. */
-    TRACKING_SERVICE_URL: z.url(),
-    ATENDIMENTO_SERVICE_URL: z.url(),
-    DELIVERY_SERVICE_URL: z.url(),
-    /** Shared with the services: proves a forwarded call comes from the gateway. */
-    INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters'),
-    /** Identifies this replica's consumer group for store events (each replica reads them all). */
-    INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
-  })
+export const gatewayConfigSchema = serviceConfigSchema({
+  ...platformSettings,
+  PUBLIC_PORT: port.default(8443),
+  /** TLS of the public port. Not needed when an ingress terminates TLS (TLS_TERMINATED_BY_PROXY). */
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
+  TLS_TERMINATED_BY_PROXY: booleanFlag.default(false),
+  /** Express `trust proxy`: which proxies' X-Forwarded-Proto is believed (comma-separated CIDRs or names). */
+  TRUSTED_PROXIES: z.string().default('loopback'),
+  REDIS_URL: redisUrl,
+  TOKEN_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  RATE_LIMIT_DEFAULT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Internal ports of the services the gateway forwards to. */
+  TRACKING_SERVICE_URL: z.url(),
+  ATENDIMENTO_SERVICE_URL: z.url(),
+  DELIVERY_SERVICE_URL: z.url(),
+  /** Shared with the services: proves a forwarded call comes from the gateway. */
+  INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters'),
+  /** Identifies this replica's consumer group for store events (each replica reads them all). */
+  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+})
   .refine((config) => config.TLS_TERMINATED_BY_PROXY || (config.TLS_CERT_FILE && config.TLS_KEY_FILE), {
     message: 'TLS_CERT_FILE and TLS_KEY_FILE are required unless TLS_TERMINATED_BY_PROXY=true',
     path: ['TLS_CERT_FILE'],

@@ -4,7 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { loadConfigOrExit } from '@trilha/config';
+import { kafkaConnection, loadConfigOrExit } from '@trilha/config';
 import { UNPREFIXED_ROUTES } from '@trilha/gateway-routing';
 import { configureHttp } from '@trilha/http';
 import { LojasProjection } from '@trilha/lojas';
@@ -18,7 +18,7 @@ main(async () => {
   await runService({
     name: 'api-gateway',
     database: gatewayDatabase(config),
-    kafkaBrokers: config.KAFKA_BROKERS,
+    kafka: kafkaConnection(config),
     opsPort: config.OPS_PORT,
     projections: [new LojasProjection()],
     // Every replica reads every store event (its own group): deactivations reach all of them.

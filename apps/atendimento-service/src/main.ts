@@ -23,7 +23,7 @@ main(() =>
     migrations: [AtendimentosEAgentes1732000000300, RastreioPedidos1732000000310],
     consumes: true,
     projections: [new AtendimentosProjection(), new AgentesProjection()],
-    module: (config, database) => ({
+    module: (config, database, kafka) => ({
       module: class AtendimentoServiceModule {},
       imports: [
         loggingModule('atendimento-service', config.LOG_LEVEL),
@@ -31,7 +31,7 @@ main(() =>
           service: 'atendimento-service',
           database,
           runMigrations: config.DB_MIGRATIONS_RUN,
-          kafkaBrokers: config.KAFKA_BROKERS,
+          kafka,
           routing: atendimentoRouting,
           projections: [AtendimentosProjection, AgentesProjection],
         }),

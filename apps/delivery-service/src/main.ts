@@ -1,6 +1,6 @@
 import './tracing';
-import { z } from 'zod';
 import { DeliveryModule, deliveryOptions, deliverySettings, LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300 } from '@trilha/delivery';
+import { serviceConfigSchema } from '@trilha/config';
 import { EventStoreModule } from '@trilha/event-store';
 import { loggingModule } from '@trilha/observability';
 import { internalServiceSettings, main, runInternalService } from '@trilha/service-runtime';
@@ -10,13 +10,13 @@ main(() =>
     name: 'delivery-service',
     schema: 'delivery',
     migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300],
-    config: z.object({ ...internalServiceSettings, ...deliverySettings }),
+    config: serviceConfigSchema({ ...internalServiceSettings, ...deliverySettings }),
     consumes: true,
     // Recording a notification is one short transaction: every partition of the topic at once
     // (each store's events still in order) lets their commits share PostgreSQL's WAL flushes.
     // DATABASE_POOL_SIZE must leave room for them and the dispatcher (20 in tools/stack.mjs).
     consumerPartitions: 12,
-    module: (config, database) => ({
+    module: (config, database, kafka) => ({
       module: class DeliveryServiceModule {},
       imports: [
         loggingModule('delivery-service', config.LOG_LEVEL),
@@ -24,7 +24,7 @@ main(() =>
           service: 'delivery-service',
           database,
           runMigrations: config.DB_MIGRATIONS_RUN,
-          kafkaBrokers: config.KAFKA_BROKERS,
+          kafka,
           routing: () => null,
           projections: [],
         }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { serviceConfigSchema } from '@trilha/config';
 import { internalServiceSettings } from '@trilha/service-runtime';
 
-export const trackingConfigSchema = z.object({
+export const trackingConfigSchema = serviceConfigSchema({
   ...internalServiceSettings,
   /** Public HTTPS origin (and path) where the gateway serves /rastreio/<token>: the base of every linkRastreio. */
   PUBLIC_BASE_URL: z

@@ -15,7 +15,7 @@ main(() =>
     consumes: false,
     projections: [new PedidosProjection(), new RastreiosProjection()],
     prefixExclude: PAGINA_PUBLICA_ROUTES,
-    module: (config, database) => ({
+    module: (config, database, kafka) => ({
       module: class TrackingServiceModule {},
       imports: [
         loggingModule('tracking-service', config.LOG_LEVEL),
@@ -23,7 +23,7 @@ main(() =>
           service: 'tracking-service',
           database,
           runMigrations: config.DB_MIGRATIONS_RUN,
-          kafkaBrokers: config.KAFKA_BROKERS,
+          kafka,
           routing: trackingRouting,
           projections: [PedidosProjection, RastreiosProjection],
         }),

@@ -1,6 +1,7 @@
 {{/*
 The common pod template of a Trilha service: the service's image and settings, a non-root
-read-only container with only /tmp writable, no service-account token. The Deployment adds
+read-only container with only /tmp writable (plus the files of the global values, e.g. the Kafka
+CA), no service-account token. The Deployment adds
 ports, probes and spreading; the migrations Job adds `migrate`.
 Call with (dict "context" . "component" "server"|"migrations" "secretName" <Secret of the settings>
            "args" <list> "volumes" <list> "volumeMounts" <list> "checksum" <string>).
@@ -101,6 +102,9 @@ spec:
       volumeMounts:
         - name: tmp
           mountPath: /tmp
+        {{- with include "trilha.platformVolumeMounts" $ctx | fromYamlArray }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
         {{- with .volumeMounts }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -111,6 +115,9 @@ spec:
     - name: tmp
       emptyDir:
         sizeLimit: 64Mi
+    {{- with include "trilha.platformVolumes" $ctx | fromYamlArray }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
     {{- with .volumes }}
     {{- toYaml . | nindent 4 }}
     {{- end }}

@@ -1,4 +1,4 @@
-{{/* The topics with their replication factor and configuration, as the topics Job reads them (TOPICS). */}}
+{{/* The topics with their replication factor and configuration, as the topics Job reads them (KAFKA_TOPICS). */}}
 {{- define "trilha.topics" -}}
 {{- $t := .Values.kafkaTopics }}
 {{- $topics := list }}

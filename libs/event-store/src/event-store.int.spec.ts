@@ -54,7 +54,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
   const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const topic = `it.events.${schema}.v1`;
   const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 5, migrations: [] };
-  const kafka = createKafka([stack.infra.kafkaBrokers], `it-${schema}`);
+  const kafka = createKafka({ brokers: [stack.infra.kafkaBrokers] }, `it-${schema}`);
   let dataSource: DataSource;
   let store: EventStore;
 

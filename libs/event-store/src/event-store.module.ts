@@ -1,6 +1,7 @@
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { KafkaConnection } from '@trilha/config';
 import { dataSourceOptions, ensureSchema, type ServiceDatabase } from './database';
 import { EventStore, type OutboxRouting } from './event-store';
 import { MessageConsumer } from './inbox/message-consumer';
@@ -12,7 +13,7 @@ export interface EventStoreModuleOptions {
   service: string;
   database: ServiceDatabase;
   runMigrations: boolean;
-  kafkaBrokers: string[];
+  kafka: KafkaConnection;
   routing: OutboxRouting;
   /** Inline projections of this service's own events. */
   projections?: Type<Projection>[];
@@ -49,7 +50,7 @@ export class EventStoreModule {
       { provide: PROJECTIONS, useFactory: (...instances: Projection[]) => instances, inject: projections },
       {
         provide: OutboxRelay,
-        useFactory: () => new OutboxRelay(createKafka(options.kafkaBrokers, `${options.service}-relay`), options.database),
+        useFactory: () => new OutboxRelay(createKafka(options.kafka, `${options.service}-relay`), options.database),
       },
       {
         provide: EventStore,

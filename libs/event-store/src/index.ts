@@ -4,6 +4,7 @@ export * from './event-store';
 export * from './event-store.module';
 export * from './inbox/message-consumer';
 export * from './kafka';
+export * from './kafka-topics';
 export * from './outbox/outbox-relay';
 export * from './projections/projection';
 export * from './projections/rebuild';

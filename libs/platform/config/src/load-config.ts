@@ -12,7 +12,9 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
   const lines = result.error.issues.map((issue) => {
     // The variable, not the path inside its parsed value (KAFKA_BROKERS, not KAFKA_BROKERS.0).
     const name = String(issue.path[0] ?? '(environment)');
-    return env[name] === undefined ? `  ${name} (missing): required` : `  ${name} (invalid): ${issue.message}`;
+    // A rule between settings says why a missing one is needed (KAFKA_SASL_PASSWORD: required when …).
+    if (env[name] === undefined) return `  ${name} (missing): ${issue.code === 'custom' ? issue.message : 'required'}`;
+    return `  ${name} (invalid): ${issue.message}`;
   });
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }

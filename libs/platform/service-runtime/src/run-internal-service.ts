@@ -3,7 +3,7 @@ import type { DynamicModule } from '@nestjs/common';
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { z } from 'zod';
-import { loadConfigOrExit, platformSettings, port } from '@trilha/config';
+import { kafkaConnection, loadConfigOrExit, platformSettings, port, serviceConfigSchema, type KafkaConnection } from '@trilha/config';
 import type { Projection, ServiceDatabase } from '@trilha/event-store';
 import { configureHttp, InternalCallerGuard } from '@trilha/http';
 import { runService } from './run-service';
@@ -16,17 +16,17 @@ export const internalServiceSettings = {
   INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters'),
 };
 
-export const internalServiceConfigSchema = z.object(internalServiceSettings);
+export const internalServiceConfigSchema = serviceConfigSchema(internalServiceSettings);
 export type InternalServiceConfig = z.infer<typeof internalServiceConfigSchema>;
 
 export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServiceConfigSchema> {
   name: string;
   schema: string;
   migrations: ServiceDatabase['migrations'];
-  /** The service's settings: `internalServiceSettings` plus its own. */
+  /** The service's settings: `serviceConfigSchema({ ...internalServiceSettings, … })`. */
   config?: S;
-  /** The service's root module, given its validated configuration and database. */
-  module(config: InternalServiceConfig & z.infer<S>, database: ServiceDatabase): DynamicModule;
+  /** The service's root module, given its validated configuration, its database and its Kafka connection. */
+  module(config: InternalServiceConfig & z.infer<S>, database: ServiceDatabase, kafka: KafkaConnection): DynamicModule;
   /** Whether it consumes Kafka topics (its group id is the service name). */
   consumes: boolean;
   /** Kafka partitions it handles at once (default 1). Each partition, so each store, stays in order. */
@@ -41,15 +41,16 @@ export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServ
 export async function runInternalService<S extends z.ZodObject = typeof internalServiceConfigSchema>(spec: InternalServiceSpec<S>): Promise<void> {
   const config = loadConfigOrExit(spec.config ?? internalServiceConfigSchema) as InternalServiceConfig & z.infer<S>;
   const database: ServiceDatabase = { url: config.DATABASE_URL, schema: spec.schema, poolSize: config.DATABASE_POOL_SIZE, migrations: spec.migrations };
+  const kafka = kafkaConnection(config);
   await runService({
     name: spec.name,
     database,
-    kafkaBrokers: config.KAFKA_BROKERS,
+    kafka,
     opsPort: config.OPS_PORT,
     projections: spec.projections,
     consumer: spec.consumes ? { groupId: spec.name, fromBeginning: true, partitions: spec.consumerPartitions } : undefined,
     async createApp() {
-      const app = await NestFactory.create<NestExpressApplication>(spec.module(config, database), { bufferLogs: true, bodyParser: false });
+      const app = await NestFactory.create<NestExpressApplication>(spec.module(config, database, kafka), { bufferLogs: true, bodyParser: false });
       configureHttp(app, { httpsOnly: false, prefixExclude: spec.prefixExclude });
       app.useGlobalGuards(new InternalCallerGuard(app.get(Reflector), config.INTERNAL_API_TOKEN));
       return app;

@@ -4,13 +4,15 @@ import { Partitioners } from 'kafkajs';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
+import type { KafkaConnection } from '@trilha/config';
 import { createKafka, dataSourceOptions, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
 import { startOpsServer } from '@trilha/observability';
+import { createTopics } from './create-topics';
 
 export interface ServiceSpec {
   name: string;
   database: ServiceDatabase;
-  kafkaBrokers: string[];
+  kafka: KafkaConnection;
   opsPort: number;
   /** Creates the Nest application (the gateway adds TLS and its middleware). */
   createApp(): Promise<INestApplication>;
@@ -55,7 +57,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
         transport: Transport.KAFKA,
         options: {
           postfixId: '',
-          client: kafkaClientConfig(spec.kafkaBrokers, spec.consumer.groupId),
+          client: kafkaClientConfig(spec.kafka, spec.consumer.groupId),
           consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false },
           subscribe: { fromBeginning: spec.consumer.fromBeginning },
           // Offsets are committed once a second rather than after every fetch: a redelivery
@@ -69,7 +71,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   await app.init();
   if (spec.consumer) await app.startAllMicroservices();
 
-  const admin = createKafka(spec.kafkaBrokers, `${spec.name}-readiness`).admin();
+  const admin = createKafka(spec.kafka, `${spec.name}-readiness`).admin();
   const dataSource = app.get<DataSource>(getDataSourceToken());
   const ops = await startOpsServer(spec.opsPort, {
     database: async () => {
@@ -102,10 +104,14 @@ function exitBeforeStart(signal: NodeJS.Signals): void {
   process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
 }
 
-/** Runs an entry point, turning a start-up failure into one clear log line and exit code 1. */
+/**
+ * Runs an entry point, turning a start-up failure into one clear log line and exit code 1.
+ * `main.js create-topics` creates the Kafka topics instead: it needs only the Kafka settings, so
+ * it runs before the service reads its own.
+ */
 export function main(run: () => Promise<void>): void {
   process.once('SIGTERM', exitBeforeStart).once('SIGINT', exitBeforeStart);
-  run().catch((error: Error) => {
+  (process.argv[2] === 'create-topics' ? createTopics : run)().catch((error: Error) => {
     process.stderr.write(`${JSON.stringify({ level: 'fatal', msg: 'start-up failed', error: error.message, stack: error.stack })}\n`);
     process.exit(1);
   });

@@ -7,7 +7,13 @@ export interface TestStack {
   adminApiKey: string;
   caFile: string;
   ports: { gateway: number; ops: Record<string, number>; internal: Record<string, number> };
-  infra: { databaseUrl: string; kafkaBrokers: string; redisUrl: string };
+  infra: {
+    databaseUrl: string;
+    kafkaBrokers: string;
+    /** The broker's SASL_SSL listener (deploy/local/infra.mjs): TLS with its own CA, SASL PLAIN or SCRAM. */
+    kafkaSaslSsl: { brokers: string; caFile: string; username: string; password: string; mechanisms: string[] };
+    redisUrl: string;
+  };
   env: Record<string, Record<string, string>>;
   /** tools/test.mjs's control endpoint: POST /restart/<kafka|postgres|redis>?downMs=… */
   controlUrl: string;
