@@ -9,12 +9,9 @@
 // store and an agent with 1,000 generated questions, then sends a fixed rate of messages — a mix
 // of paraphrases of its questions and questions it cannot answer — and measures each call over
 // HTTPS through the gateway. Progress goes to stderr; the report to stdout.
-import { args, benchStack, cpuReport, distribution, fmt, machine, openLoop, percentile, say } from './lib/bench-kit.mjs';
+import { BASE_PORTS, benchStack, countsLine, cpuMeter, describeMachine, fmt, latencyLine, openLoop, parseArgs, percentile, say } from './lib/bench-kit.mjs';
 
-const options = args();
-const RATE = Number(options.rate ?? 100);
-const DURATION_S = Number(options.duration ?? 30);
-const WARMUP_S = Number(options.warmup ?? 5);
+const args = parseArgs({ rate: 100, duration: 30, warmup: 5, keep: false });
 const TARGET = { p99: 50 };
 
 const PRODUTOS = ['tênis de corrida', 'camiseta dry fit', 'mochila escolar', 'garrafa térmica', 'fone bluetooth', 'relógio esportivo', 'jaqueta corta-vento',
@@ -53,13 +50,11 @@ const mensagens = [
   ...DESCONHECIDAS,
 ];
 
-const facts = machine();
-const bench = await benchStack('agente', { gateway: 20543, kafka: 20592, postgres: 20532, redis: 20579, ops: 20580 }, { keep: options.keep === 'true' });
+const bench = await benchStack('agente', BASE_PORTS.agente, { keep: args.keep, rateLimitPerMinute: 100_000_000 });
 
-async function main() {
-  const { api, novaLoja } = bench;
-  say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load average ${facts.loadBefore}`);
-  const loja = await novaLoja('Bench Agentes');
+await bench.run(async () => {
+  const { api, facts, stack } = bench;
+  const [loja] = await bench.createStores(1);
   const criado = await api('POST', '/agentes', { token: loja.token, body: { nome: 'FAQ grande', descricao: `${faq.length} perguntas`, faq } });
   if (criado.status !== 201) throw new Error(`POST /agentes: ${criado.status} ${JSON.stringify(criado.body).slice(0, 500)}`);
   const { idAgente } = criado.body;
@@ -69,74 +64,41 @@ async function main() {
   const primeira = await api('POST', `/agentes/${idAgente}/conversar`, { token: loja.token, body: { mensagem: mensagens[0] } });
   const firstMs = performance.now() - firstCall;
 
-  const firstMeasured = Math.round(RATE * WARMUP_S);
-  const latencies = [];
-  const statuses = new Map();
   const intencoes = new Map();
-  let cpuFrom = null;
-  let lastTick = 0;
-  say(`load: ${RATE} messages/s for ${WARMUP_S + DURATION_S} s (${WARMUP_S} s warm-up, excluded)`);
-  let measuredStart = 0;
-  let measuredEnd = 0;
+  const meter = cpuMeter(stack);
+  say(`load: ${args.rate} messages/s for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded)`);
   const loop = await openLoop({
-    rate: RATE,
-    seconds: WARMUP_S + DURATION_S,
-    onTick: (elapsed) => {
-      if (!cpuFrom && elapsed >= WARMUP_S * 1000) cpuFrom = bench.cpu();
-      if (elapsed - lastTick >= 5000) {
-        lastTick = elapsed;
-        say(`t=${(elapsed / 1000).toFixed(0)} s: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}; p99 so far ${fmt(percentile([...latencies].sort((a, b) => a - b), 99))}`);
-      }
+    rate: args.rate,
+    seconds: args.duration,
+    warmupSeconds: args.warmup,
+    send: async (i, measured) => {
+      const response = await api('POST', `/agentes/${idAgente}/conversar`, { token: loja.token, body: { mensagem: mensagens[(i * 7919) % mensagens.length] } });
+      const intencao = response.body?.intencao ?? 'n/a';
+      if (measured) intencoes.set(intencao, (intencoes.get(intencao) ?? 0) + 1);
+      return response.status;
     },
-    call: async (i) => {
-      const started = performance.now();
-      let status;
-      let intencao = 'n/a';
-      try {
-        const response = await api('POST', `/agentes/${idAgente}/conversar`, { token: loja.token, body: { mensagem: mensagens[(i * 7919) % mensagens.length] } });
-        status = response.status;
-        intencao = response.body?.intencao ?? 'n/a';
-      } catch (error) {
-        status = error.code ?? error.message;
-      }
-      if (i < firstMeasured) return;
-      measuredStart ||= started;
-      measuredEnd = performance.now();
-      latencies.push(measuredEnd - started);
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      intencoes.set(intencao, (intencoes.get(intencao) ?? 0) + 1);
-    },
+    onWarmedUp: meter.start,
+    progress: ({ latencies, statuses }) => `${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}; p99 so far ${fmt(percentile([...latencies].sort((a, b) => a - b), 99))}`,
   });
-  const cpuTo = bench.cpu();
-  const cpu = cpuReport(cpuFrom, cpuTo);
-  if (cpu.outside > 0.15) say(`warning: ${(cpu.outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
-  const p99 = percentile([...latencies].sort((a, b) => a - b), 99);
-  const ok = statuses.get(200) ?? 0;
-  const pass = p99 <= TARGET.p99 && ok === latencies.length;
-  const achieved = latencies.length / ((measuredEnd - measuredStart) / 1000);
+  const cpu = meter.stop();
+  const p99 = percentile(loop.latencies, 99);
+  const responses = new Map([...loop.statuses, ...loop.errors]);
+  const pass = p99 <= TARGET.p99 && loop.statuses.get(200) === loop.requests;
 
   process.stdout.write([
     '',
     `POST /v1/agentes/{idAgente}/conversar: an FAQ agent with ${faq.length} entries`,
     `  date            ${facts.date}`,
-    `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}; load average before start ${facts.loadBefore}`,
+    `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
     `  stack           durable (PostgreSQL fsync on), log level warn; HTTPS through the gateway`,
     `  first call      ${fmt(firstMs)} (status ${primeira.status}; the index was built when the agent was created)`,
-    `  offered load    ${RATE} requests/s for ${DURATION_S} s after ${WARMUP_S} s warm-up (open loop; warm-up excluded), ${loop.maxInFlight} max in flight`,
-    `  achieved rate   ${achieved.toFixed(1)} requests/s in the measured window`,
-    `  responses       ${[...statuses].map(([s, n]) => `${s} × ${n}`).join(', ')}; intents ${[...intencoes].map(([s, n]) => `${s} × ${n}`).join(', ')}`,
-    `  latency         ${distribution(latencies)}`,
+    `  offered load    ${args.rate} requests/s for ${args.duration} s after ${args.warmup} s warm-up (open loop; warm-up excluded), ${loop.maxInFlight} max in flight`,
+    `  achieved rate   ${loop.rate.toFixed(1)} requests/s in the measured window`,
+    `  responses       ${countsLine(responses)}; intents ${countsLine(intencoes)}`,
+    `  latency         ${latencyLine(loop.latencies)}`,
     `  target          p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'} (p99 ${fmt(p99)})`,
     `  CPU (measured)  ${cpu.text}`,
     '',
   ].join('\n'));
   return pass;
-}
-
-main().then(
-  (pass) => bench.stop(pass ? 0 : 1),
-  (error) => {
-    say(`benchmark failed: ${error.stack ?? error.message}`);
-    return bench.stop(1);
-  },
-);
+});

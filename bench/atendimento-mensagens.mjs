@@ -12,37 +12,27 @@
 // timestamp of its event (CreateTime: when the outbox relay produced it) minus the moment the
 // request was sent, both from this machine's clock. Progress goes to stderr; the report to stdout.
 import { createRequire } from 'node:module';
-import { args, benchStack, cpuReport, distribution, fmt, machine, openLoop, percentile, say, sleep } from './lib/bench-kit.mjs';
+import { BASE_PORTS, benchStack, countsLine, cpuMeter, describeMachine, fmt, inParallel, latencyLine, openLoop, parseArgs, percentile, say, sleep } from './lib/bench-kit.mjs';
 
 const require = createRequire(import.meta.url);
 const { Kafka, logLevel } = require('kafkajs');
 
-const options = args();
-const RATE = Number(options.rate ?? 300);
-const DURATION_S = Number(options.duration ?? 30);
-const WARMUP_S = Number(options.warmup ?? 5);
-const STORES = Number(options.stores ?? 50);
-const CONVERSAS = Number(options.conversas ?? 500);
+const args = parseArgs({ rate: 300, duration: 30, warmup: 5, stores: 50, conversas: 500, keep: false });
 const TARGET = { rate: 300, p99: 100 };
 const DRAIN_TIMEOUT_MS = 15_000;
 
-const facts = machine();
-const bench = await benchStack('atendimento', { gateway: 20743, kafka: 20792, postgres: 20732, redis: 20779, ops: 20780 }, { keep: options.keep === 'true' });
+const bench = await benchStack('atendimento', BASE_PORTS.atendimento, { keep: args.keep, rateLimitPerMinute: 100_000_000 });
 
-async function main() {
-  const { api, novaLoja, stack } = bench;
-  say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load average ${facts.loadBefore}`);
-
-  say(`creating ${STORES} stores and ${CONVERSAS} conversations`);
-  const lojas = [];
-  for (let i = 0; i < STORES; i += 1) lojas.push(await novaLoja(`Bench ${i}`));
-  const conversas = [];
-  for (let i = 0; i < CONVERSAS; i += 1) {
+await bench.run(async () => {
+  const { api, facts, stack } = bench;
+  say(`creating ${args.stores} stores and ${args.conversas} conversations`);
+  const lojas = await bench.createStores(args.stores);
+  const conversas = await inParallel(args.conversas, 16, async (i) => {
     const loja = lojas[i % lojas.length];
     const opened = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'whatsapp', tipo: 'duvida', dadosCliente: { nome: `Cliente ${i}` } } });
     if (opened.status !== 201) throw new Error(`POST /atendimentos: ${opened.status} ${JSON.stringify(opened.body)}`);
-    conversas.push({ token: loja.token, idAtendimento: opened.body.idAtendimento });
-  }
+    return { token: loja.token, idAtendimento: opened.body.idAtendimento };
+  });
 
   // Every message carries a unique text: its event on Kafka is found by it.
   const runId = Math.random().toString(36).slice(2, 8);
@@ -60,49 +50,25 @@ async function main() {
   });
   await sleep(3000);
 
-  const firstMeasured = Math.round(RATE * WARMUP_S);
-  const sent = new Map();
-  const statuses = new Map();
-  const httpMs = [];
-  let measuredStart = 0;
-  let measuredEnd = 0;
-  let cpuFrom = null;
-  let lastTick = 0;
-  say(`load: ${RATE} messages/s for ${WARMUP_S + DURATION_S} s (${WARMUP_S} s warm-up, excluded) over ${CONVERSAS} conversations`);
+  const sent = new Map(); // text → when it was sent (epoch ms), for the measured messages accepted
+  const meter = cpuMeter(stack);
+  say(`load: ${args.rate} messages/s for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded) over ${args.conversas} conversations`);
   const loop = await openLoop({
-    rate: RATE,
-    seconds: WARMUP_S + DURATION_S,
-    onTick: (elapsed) => {
-      if (!cpuFrom && elapsed >= WARMUP_S * 1000) cpuFrom = bench.cpu();
-      if (elapsed - lastTick >= 5000) {
-        lastTick = elapsed;
-        say(`t=${(elapsed / 1000).toFixed(0)} s: ${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}, on Kafka ${onKafka.size}`);
-      }
-    },
-    call: async (i) => {
+    rate: args.rate,
+    seconds: args.duration,
+    warmupSeconds: args.warmup,
+    send: async (i, measured) => {
       const conversa = conversas[i % conversas.length];
       const text = `bench ${runId} ${i}`;
-      const measured = i >= firstMeasured;
-      const startedAt = performance.now();
-      if (measured) {
-        measuredStart ||= startedAt;
-        sent.set(text, Date.now());
-      }
-      let status;
-      try {
-        status = (await api('POST', `/atendimentos/${conversa.idAtendimento}/mensagens`, { token: conversa.token, body: { direcao: 'entrada', remetente: 'cliente', mensagem: text } })).status;
-      } catch (error) {
-        status = error.code ?? error.message;
-      }
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-      if (measured) {
-        httpMs.push(performance.now() - startedAt);
-        measuredEnd = performance.now();
-        if (status !== 201) sent.delete(text);
-      }
+      const sentAt = Date.now();
+      const { status } = await api('POST', `/atendimentos/${conversa.idAtendimento}/mensagens`, { token: conversa.token, body: { direcao: 'entrada', remetente: 'cliente', mensagem: text } });
+      if (measured && status === 201) sent.set(text, sentAt);
+      return status;
     },
+    onWarmedUp: meter.start,
+    progress: ({ statuses }) => `${[...statuses].map(([s, n]) => `${s}×${n}`).join(' ')}, on Kafka ${onKafka.size}`,
   });
-  const cpuTo = bench.cpu();
+  const cpu = meter.stop();
 
   const drainStart = Date.now();
   while ([...sent.keys()].some((text) => !onKafka.has(text)) && Date.now() - drainStart < DRAIN_TIMEOUT_MS) await sleep(200);
@@ -116,40 +82,28 @@ async function main() {
     toKafka.push(seen.createdAt - sentAt);
     toConsumer.push(seen.receivedAt - sentAt);
   }
-  const measuredCount = loop.sent - firstMeasured;
-  const achieved = measuredCount / ((measuredEnd - measuredStart) / 1000);
   const accepted = sent.size;
   const missing = accepted - toKafka.length;
   const p99 = percentile([...toKafka].sort((a, b) => a - b), 99);
-  const cpu = cpuReport(cpuFrom, cpuTo);
-  const pass = achieved >= TARGET.rate * 0.98 && accepted === measuredCount && missing === 0 && p99 <= TARGET.p99;
-  if (cpu.outside > 0.15) say(`warning: ${(cpu.outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
+  const pass = loop.rate >= TARGET.rate * 0.98 && accepted === loop.requests && missing === 0 && p99 <= TARGET.p99;
 
   process.stdout.write([
     '',
     'POST /v1/atendimentos/{id}/mensagens: request → atendimento.mensagem on Kafka',
     `  date            ${facts.date}`,
-    `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}; load average before start ${facts.loadBefore}`,
-    `  stack           durable (PostgreSQL fsync on), log level warn, ${STORES} stores, ${CONVERSAS} open conversations`,
-    `  offered load    ${RATE} requests/s for ${DURATION_S} s after ${WARMUP_S} s warm-up (open loop; warm-up excluded)`,
-    `  achieved rate   ${achieved.toFixed(1)} requests/s in the measured window`,
-    `  responses       ${[...statuses].map(([s, n]) => `${s} × ${n}`).join(', ')} (max ${loop.maxInFlight} in flight)`,
-    `  HTTP latency    ${distribution(httpMs)}`,
+    `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
+    `  stack           durable (PostgreSQL fsync on), log level warn, ${args.stores} stores, ${args.conversas} open conversations`,
+    `  offered load    ${args.rate} requests/s for ${args.duration} s after ${args.warmup} s warm-up (open loop; warm-up excluded)`,
+    `  achieved rate   ${loop.rate.toFixed(1)} requests/s in the measured window`,
+    `  responses       ${countsLine(new Map([...loop.statuses, ...loop.errors]))} (max ${loop.maxInFlight} in flight)`,
+    `  HTTP latency    ${latencyLine(loop.latencies)}`,
     `  events          ${accepted} accepted in the measured window, ${toKafka.length} on Kafka, ${missing} missing`,
-    `  request → Kafka ${distribution(toKafka)}`,
-    `  request → consumer  ${distribution(toConsumer)}`,
+    `  request → Kafka ${latencyLine(toKafka)}`,
+    `  request → consumer  ${latencyLine(toConsumer)}`,
     `  target          ≥ ${TARGET.rate} req/s with p99 ≤ ${TARGET.p99} ms request → Kafka: ${pass ? 'PASS' : 'FAIL'} (p99 ${fmt(p99)})`,
     `  CPU (measured)  ${cpu.text}`,
     '  note            Kafka time = the record\'s CreateTime, stamped by the outbox relay\'s producer when it sends the batch (ms resolution).',
     '',
   ].join('\n'));
   return pass;
-}
-
-main().then(
-  (pass) => bench.stop(pass ? 0 : 1),
-  (error) => {
-    say(`benchmark failed: ${error.stack ?? error.message}`);
-    return bench.stop(1);
-  },
-);
+});

@@ -19,7 +19,7 @@
 // PostgreSQL's clock. Progress goes to stderr every 5 s; the report goes to stdout.
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
-import { args, benchStack, cpuReport, distribution, machine, openLoop, percentile, say, sleep } from './lib/bench-kit.mjs';
+import { BASE_PORTS, benchStack, cpuMeter, describeMachine, latencyLine, openLoop, parseArgs, percentile, say, sleep } from './lib/bench-kit.mjs';
 
 const require = createRequire(import.meta.url);
 const { DataSource } = require('typeorm');
@@ -27,18 +27,13 @@ const { Client } = require('pg');
 const { Kafka, logLevel } = require('kafkajs');
 const { EventStore, OutboxRelay, createKafka, dataSourceOptions, migrate } = require('../dist/libs/event-store/src/index.js');
 
-const options = args();
-const RATE = Number(options.rate ?? 500);
-const DURATION_S = Number(options.duration ?? 30);
-const WARMUP_S = Number(options.warmup ?? 5);
-const STORES = Number(options.stores ?? 200);
+const args = parseArgs({ rate: 500, duration: 30, warmup: 5, stores: 200, keep: false });
 const TARGET = { p50: 20, p99: 100 };
 const CONSUMER = 'delivery.lojas-conhecidas';
 const SCHEMA = 'bench_producer';
 const DRAIN_TIMEOUT_MS = 15_000;
 
-const facts = machine();
-const bench = await benchStack('events', { gateway: 20943, kafka: 20992, postgres: 20932, redis: 20979, ops: 20980 }, { keep: options.keep === 'true' });
+const bench = await benchStack('events', BASE_PORTS.events, { keep: args.keep, rateLimitPerMinute: 100_000_000 });
 
 /** The benchmark's own producing service: its schema, event store and outbox relay. */
 async function producerService(stack) {
@@ -83,46 +78,41 @@ async function producerTimestamps(brokers, eventIds) {
   return found;
 }
 
-async function main() {
-  const { novaLoja, stack } = bench;
+await bench.run(async () => {
+  const { facts, stack } = bench;
   const db = new Client({ connectionString: stack.infra.databaseUrl });
   await db.connect();
-  say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load average ${facts.loadBefore}`);
-  say(`creating ${STORES} stores`);
-  const stores = [];
-  for (let i = 0; i < STORES; i += 1) stores.push((await novaLoja(`Bench ${i}`)).idLoja);
+  say(`creating ${args.stores} stores`);
+  const stores = (await bench.createStores(args.stores, { withTokens: false })).map((store) => store.idLoja);
   const producer = await producerService(stack);
   // Let the stores' creation reach every consumer before the clock starts.
   await sleep(2000);
 
-  say(`load: ${RATE} events/s for ${WARMUP_S + DURATION_S} s (${WARMUP_S} s warm-up, excluded) over ${stores.length} stores`);
-  const firstMeasured = Math.round(RATE * WARMUP_S);
+  say(`load: ${args.rate} events/s for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded) over ${stores.length} stores`);
   const measured = [];
   let failed = 0;
-  let cpuFrom;
-  let lastTick = 0;
+  const meter = cpuMeter(stack);
   await openLoop({
-    rate: RATE,
-    seconds: WARMUP_S + DURATION_S,
-    call: (i) =>
+    rate: args.rate,
+    seconds: args.duration,
+    warmupSeconds: args.warmup,
+    send: (i, isMeasured) =>
       producer.commit(stores[i % stores.length]).then(
-        ([event]) => void (i >= firstMeasured && measured.push(event.id)),
+        ([event]) => {
+          if (isMeasured) measured.push(event.id);
+          return 'committed';
+        },
         (error) => {
           failed += 1;
           say(`commit failed: ${error.message}`);
+          return 'failed';
         },
       ),
-    onTick: (elapsedMs) => {
-      if (!cpuFrom && elapsedMs >= WARMUP_S * 1000) cpuFrom = bench.cpu();
-      if (elapsedMs - lastTick < 5000) return;
-      lastTick = elapsedMs;
-      db.query(`SELECT count(*)::int AS n FROM delivery.inbox WHERE consumer = $1`, [CONSUMER]).then(
-        ({ rows }) => say(`t=${(elapsedMs / 1000).toFixed(0)} s: ${measured.length} measured events committed, delivery inbox ${rows[0].n}`),
-        () => undefined,
-      );
-    },
+    onWarmedUp: meter.start,
+    progress: () => db.query(`SELECT count(*)::int AS n FROM delivery.inbox WHERE consumer = $1`, [CONSUMER])
+      .then(({ rows }) => `${measured.length} measured events committed, delivery inbox ${rows[0].n}`),
   });
-  const cpuTo = bench.cpu();
+  const cpu = meter.stop();
 
   const eventsSql = `
     SELECT e.event_id::text AS id, e.occurred_at, i.processed_at, extract(epoch FROM (i.processed_at - e.occurred_at)) * 1000 AS ms
@@ -144,7 +134,7 @@ async function main() {
   const committedRate = rows.length / ((Math.max(...occurred) - Math.min(...occurred)) / 1000);
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
-  const rateOk = committedRate >= RATE * 0.98;
+  const rateOk = committedRate >= args.rate * 0.98;
   const pass = p50 <= TARGET.p50 && p99 <= TARGET.p99 && rateOk && missing === 0 && failed === 0;
 
   // Where the time goes: commit → the relay sends it to Kafka (CreateTime) → the consumer.
@@ -157,36 +147,26 @@ async function main() {
     toKafka.push(sentAt - row.occurred_at.getTime());
     fromKafka.push(row.processed_at.getTime() - sentAt);
   }
-  const cpu = cpuReport(cpuFrom, cpuTo);
-  if (cpu.outside > 0.15) say(`warning: ${(cpu.outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
 
   process.stdout.write([
     '',
     'Event latency: commit (EventStore + OutboxRelay) → delivery-service inbox, over lojas.events.v1',
     `  date            ${facts.date}`,
-    `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}; load average ${facts.loadBefore} before`,
+    `  machine         ${describeMachine(facts)}; load average ${facts.loadAverage} before`,
     `  stack           durable (PostgreSQL fsync on), log level warn, ${stores.length} stores, the whole stack running`,
-    `  offered load    ${RATE} events/s for ${DURATION_S} s after ${WARMUP_S} s warm-up (open loop; warm-up excluded), one transaction per event`,
+    `  offered load    ${args.rate} events/s for ${args.duration} s after ${args.warmup} s warm-up (open loop; warm-up excluded), one transaction per event`,
     `  achieved        ${committedRate.toFixed(1)} events/s committed (first → last occurred_at); ${failed} commits failed`,
     `  events          ${measured.length} committed in the measured window, ${delivered.length} consumed, ${missing} missing` +
       (missing ? ` (after waiting ${DRAIN_TIMEOUT_MS / 1000} s)` : ''),
-    `  latency         ${distribution(latencies)}`,
-    `  target          p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms at ${RATE}/s: ${pass ? 'PASS' : 'FAIL'}` +
+    `  latency         ${latencyLine(latencies)}`,
+    `  target          p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms at ${args.rate}/s: ${pass ? 'PASS' : 'FAIL'}` +
       (pass ? '' : ` (p50 ${p50 <= TARGET.p50 ? 'ok' : 'over'}, p99 ${p99 <= TARGET.p99 ? 'ok' : 'over'}, rate ${rateOk ? 'ok' : 'short'}, missing ${missing}, failed ${failed})`),
-    `  breakdown       commit → relay sends to Kafka: ${distribution(toKafka)}`,
-    `                  Kafka send → consumer:         ${distribution(fromKafka)}`,
+    `  breakdown       commit → relay sends to Kafka: ${latencyLine(toKafka)}`,
+    `                  Kafka send → consumer:         ${latencyLine(fromKafka)}`,
     `  CPU             ${cpu.text} (the benchmark process is the producing service)`,
     '  note            occurred_at = clock_timestamp() at the event INSERT (just before the commit);',
     '                  processed_at = now() in the consumer, i.e. the start of its transaction (before the inbox insert commits).',
     '',
   ].join('\n'));
   return pass;
-}
-
-main().then(
-  (pass) => bench.stop(pass ? 0 : 1),
-  (error) => {
-    say(`benchmark failed: ${error.stack ?? error.message}`);
-    return bench.stop(1);
-  },
-);
+});

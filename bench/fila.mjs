@@ -15,46 +15,29 @@
 // GET /fila/lista (default limite, 50) for random stores of a --sample for --duration seconds,
 // then --deleters clients remove items with DELETE /fila/delete?codigo= for as long.
 import { createRequire } from 'node:module';
-import { benchStack, clientAddress, cpuMeter, createStores, inParallel, latencyLine, machine, parseArgs, percentile, say } from './delivery-common.mjs';
+import { BASE_PORTS, benchStack, closedLoop, countsLine, cpuMeter, describeMachine, inParallel, latencyLine, parseArgs, percentile, say } from './lib/bench-kit.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
-const args = parseArgs({ stores: 10_000, perStore: 100, sample: 1000, duration: 20, readers: 1, deleters: 32, keep: 'false' });
+const args = parseArgs({ stores: 10_000, perStore: 100, sample: 1000, duration: 20, readers: 1, deleters: 32, keep: false });
 const TARGET = { listP99: 20, deletesPerSecond: 1000 };
 
-/** Closed loop: `clients` workers call `work()` back to back for `seconds`. */
-async function closedLoop(clients, seconds, work) {
-  const latencies = [];
-  const failures = new Map();
-  const end = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      const problem = await work().catch((error) => error.message);
-      if (problem === 'skip') break;
-      if (problem) failures.set(problem, (failures.get(problem) ?? 0) + 1);
-      else latencies.push(performance.now() - t0);
-    }
-  }));
-  return { latencies, failures, seconds: (performance.now() - started) / 1000 };
-}
+/** Whatever did not answer 200 (or threw), for the report. */
+const failuresLine = ({ statuses, errors }) =>
+  countsLine(new Map([...[...statuses].filter(([status]) => status !== 200).map(([status, count]) => [`status ${status}`, count]), ...errors])) || 'none';
 
-const failuresLine = (failures) => [...failures].map(([problem, count]) => `${problem} × ${count}`).join(', ') || 'none';
+const bench = await benchStack('fila', BASE_PORTS.delivery, { keep: args.keep });
 
-async function measure(facts, stack, api) {
+await bench.run(async () => {
+  const { api, facts, stack } = bench;
   const db = new Client({ connectionString: stack.infra.databaseUrl });
   await db.connect();
   try {
     say(`creating ${args.stores} stores (${args.sample} with tokens)`);
     const started = Date.now();
-    const stores = await createStores(api, stack.adminApiKey, args.stores, { withTokens: false });
-    const sample = await inParallel(args.sample, 16, async (index) => {
-      const auth = await api('GET', `/autenticacao/${stores[index].codigo}`, { headers: clientAddress() });
-      if (auth.status !== 200) throw new Error(`GET /autenticacao: ${auth.status}`);
-      return { idLoja: stores[index].idLoja, token: auth.body.token };
-    });
+    const stores = await bench.createStores(args.stores, { withTokens: false });
+    const sample = await inParallel(args.sample, 16, async (index) => ({ idLoja: stores[index].idLoja, token: await bench.token(stores[index].codigo) }));
     say(`stores ready in ${((Date.now() - started) / 1000).toFixed(0)} s; filling the queues with ${args.stores * args.perStore} items`);
     const seedStart = Date.now();
     // Interleaved by store, as a queue filled by many stores' events over time would be.
@@ -79,11 +62,15 @@ async function measure(facts, stack, api) {
 
     say(`GET /fila/lista: ${args.readers} clients for ${args.duration} s`);
     meter.start();
-    const wrongTotals = { count: 0 };
-    const reads = await closedLoop(args.readers, args.duration, async () => {
-      const response = await api('GET', '/fila/lista', { token: pick().token });
-      if (response.status !== 200) return `status ${response.status}`;
-      if (response.body.total !== args.perStore || response.body.eventos.length !== 50) wrongTotals.count += 1;
+    let wrongTotals = 0;
+    const reads = await closedLoop({
+      connections: args.readers,
+      seconds: args.duration,
+      send: async () => {
+        const response = await api('GET', '/fila/lista', { token: pick().token });
+        if (response.status === 200 && (response.body.total !== args.perStore || response.body.eventos.length !== Math.min(50, args.perStore))) wrongTotals += 1;
+        return response.status;
+      },
     });
     const readCpu = meter.stop();
 
@@ -97,45 +84,42 @@ async function measure(facts, stack, api) {
     say(`DELETE /fila/delete: ${args.deleters} clients for ${args.duration} s (${work.length} items available)`);
     meter.start();
     let next = 0;
-    const deletes = await closedLoop(args.deleters, args.duration, async () => {
-      if (next >= work.length) throw new Error('skip');
-      const [token, codigo] = work[next++];
-      const response = await api('DELETE', `/fila/delete?codigo=${codigo}`, { token });
-      if (response.status !== 200 || response.body.removido !== true) return `status ${response.status}`;
+    const deletes = await closedLoop({
+      connections: args.deleters,
+      seconds: args.duration,
+      send: async () => {
+        if (next >= work.length) return null;
+        const [token, codigo] = work[next++];
+        const response = await api('DELETE', `/fila/delete?codigo=${codigo}`, { token });
+        return response.status === 200 && response.body.removido !== true ? '200 not removed' : response.status;
+      },
     });
     const deleteCpu = meter.stop();
-    const deleteRate = deletes.latencies.length / deletes.seconds;
+    const removed = deletes.statuses.get(200) ?? 0;
+    const deleteRate = removed / deletes.elapsed;
 
-    const listP99 = percentile([...reads.latencies].sort((a, b) => a - b), 99);
-    const pass = listP99 <= TARGET.listP99 && deleteRate >= TARGET.deletesPerSecond && reads.failures.size === 0 && deletes.failures.size === 0 && wrongTotals.count === 0;
+    const listP99 = percentile(reads.latencies, 99);
+    const readFailures = failuresLine(reads);
+    const deleteFailures = failuresLine(deletes);
+    const pass = listP99 <= TARGET.listP99 && deleteRate >= TARGET.deletesPerSecond && readFailures === 'none' && deleteFailures === 'none' && wrongTotals === 0;
     process.stdout.write([
       '',
       `Queue: GET /fila/lista and DELETE /fila/delete through the gateway (HTTPS, per-store tokens, default rate limits)`,
       `  date            ${facts.date}`,
-      `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}; load average before start ${facts.loadAverage}`,
+      `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
       `  stack           durable (PostgreSQL fsync on), log level warn, one replica of each service`,
       `  data            ${pending} pending items over ${args.stores} stores (${args.perStore} each; ${size} with indexes); requests over ${sample.length} of the stores`,
-      `  GET /fila/lista ${reads.latencies.length} requests by ${args.readers} clients in ${reads.seconds.toFixed(1)} s (${(reads.latencies.length / reads.seconds).toFixed(0)}/s); failures: ${failuresLine(reads.failures)}; wrong totals: ${wrongTotals.count}`,
+      `  GET /fila/lista ${reads.requests} requests by ${args.readers} clients in ${reads.elapsed.toFixed(1)} s (${reads.rate.toFixed(0)}/s); failures: ${readFailures}; wrong totals: ${wrongTotals}`,
       `                  latency ${latencyLine(reads.latencies)}`,
-      `                  CPU ${readCpu.line}`,
-      `  DELETE          ${deletes.latencies.length} removed by ${args.deleters} clients in ${deletes.seconds.toFixed(1)} s: ${deleteRate.toFixed(0)}/s; failures: ${failuresLine(deletes.failures)}`,
+      `                  CPU ${readCpu.text}`,
+      `  DELETE          ${removed} removed by ${args.deleters} clients in ${deletes.elapsed.toFixed(1)} s: ${deleteRate.toFixed(0)}/s; failures: ${deleteFailures}`,
       `                  latency ${latencyLine(deletes.latencies)}`,
-      `                  CPU ${deleteCpu.line}`,
+      `                  CPU ${deleteCpu.text}`,
       `  target          GET p99 ≤ ${TARGET.listP99} ms (${listP99.toFixed(1)}), DELETE ≥ ${TARGET.deletesPerSecond}/s (${deleteRate.toFixed(0)}): ${pass ? 'PASS' : 'FAIL'}`,
       '',
     ].join('\n'));
-    return pass ? 0 : 1;
+    return pass;
   } finally {
     await db.end().catch(() => undefined);
   }
-}
-
-const facts = machine();
-say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load average ${facts.loadAverage}`);
-const { stack, api, stop } = await benchStack('fila', { keep: args.keep === 'true' });
-const code = await measure(facts, stack, api).catch((error) => {
-  say(`benchmark failed: ${error.stack ?? error.message}`);
-  return 1;
 });
-await stop(code);
-process.exit(code);

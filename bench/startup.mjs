@@ -5,50 +5,37 @@
 //   npm run bench:startup [-- --keep]
 //
 // Runs `npm start` twice as a child process in its own process group, with TRILHA_DATA_DIR in a
-// temporary directory and every TRILHA_*_PORT on ports of its own: first on a fresh data
-// directory (cold data: initdb, Kafka storage format, topics, migrations, certificate; warm
-// caches: node_modules installed, JVM/OS caches warm), then again on the same data directory
-// (warm). Each time it measures the wall time from spawning `npm start` until its stdout says
-// "Trilha is ready", then sends SIGINT to the group and waits for it to exit.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir, totalmem } from 'node:os';
+// temporary directory and every TRILHA_*_PORT on ports of its own (shifted by
+// TRILHA_PORT_OFFSET): first on a fresh data directory (cold data: initdb, Kafka storage format,
+// topics, migrations, certificate; warm caches: node_modules installed, JVM/OS caches warm), then
+// again on the same data directory (warm). Each time it measures the wall time from spawning
+// `npm start` until its stdout says "Trilha is ready", then sends SIGINT to the group and waits
+// for it to exit.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stackPorts } from '../tools/stack.mjs';
+import { BASE_PORTS, describeMachine, machine, parseArgs, say } from './lib/bench-kit.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const KEEP = process.argv.includes('--keep');
+const args = parseArgs({ keep: false });
 const TARGET_S = 60;
 const READY_TIMEOUT_MS = 300_000;
 const EXIT_TIMEOUT_MS = 60_000;
-const say = (line) => process.stderr.write(`» ${line}\n`);
 
-// Ports of its own, below Linux's ephemeral range (32768–60999).
+// Every port `npm start` opens, as the TRILHA_*_PORT variables it reads (tools/stack.mjs).
+const ports = stackPorts(BASE_PORTS.startup);
 const PORT_ENV = {
-  TRILHA_GATEWAY_PORT: 21143,
-  TRILHA_KAFKA_PORT: 21192,
-  TRILHA_KAFKA_CONTROLLER_PORT: 21193,
-  TRILHA_KAFKA_SASL_SSL_PORT: 21194,
-  TRILHA_POSTGRES_PORT: 21132,
-  TRILHA_REDIS_PORT: 21179,
-  TRILHA_OPS_0_PORT: 21180,
-  TRILHA_OPS_1_PORT: 21181,
-  TRILHA_OPS_2_PORT: 21182,
-  TRILHA_OPS_3_PORT: 21183,
-  TRILHA_INTERNAL_0_PORT: 21280,
-  TRILHA_INTERNAL_1_PORT: 21281,
-  TRILHA_INTERNAL_2_PORT: 21282,
+  TRILHA_GATEWAY_PORT: ports.gateway,
+  TRILHA_KAFKA_PORT: ports.kafka,
+  TRILHA_KAFKA_CONTROLLER_PORT: ports.kafkaController,
+  TRILHA_KAFKA_SASL_SSL_PORT: ports.kafkaSaslSsl,
+  TRILHA_POSTGRES_PORT: ports.postgres,
+  TRILHA_REDIS_PORT: ports.redis,
+  ...Object.fromEntries(Object.values(ports.ops).map((port, index) => [`TRILHA_OPS_${index}_PORT`, port])),
+  ...Object.fromEntries(Object.values(ports.internal).map((port, index) => [`TRILHA_INTERNAL_${index}_PORT`, port])),
 };
-
-function machine() {
-  const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? 'unknown';
-  let cores = availableParallelism();
-  try {
-    cores = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
-  } catch {
-    /* keep availableParallelism */
-  }
-  return { date: new Date().toISOString(), cores, cpu: model, memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`, node: process.version };
-}
 
 const dataDir = mkdtempSync(join(tmpdir(), 'trilha-bench-startup-'));
 let current = null; // the running `npm start`, if any
@@ -134,7 +121,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 async function main() {
   const facts = machine();
-  say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}; data dir ${dataDir}`);
+  say(`machine: ${describeMachine(facts)}, load average ${facts.loadAverage}; data dir ${dataDir}`);
   const runs = [];
   runs.push(await runOnce('run 1 (fresh data dir)'));
   runs.push(await runOnce('run 2 (same data dir)'));
@@ -143,7 +130,7 @@ async function main() {
     '',
     '`npm start` → "Trilha is ready"',
     `  date            ${facts.date}`,
-    `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}`,
+    `  machine         ${describeMachine(facts)}`,
     ...runs.flatMap((run) => [
       `  ${run.label.padEnd(24)} ${run.seconds.toFixed(1)} s (${run.seconds <= TARGET_S ? 'PASS' : 'FAIL'}); ` +
         `stack start alone ${run.stackSeconds ?? '?'} s; stopped ${run.stopSeconds.toFixed(1)} s after SIGINT (exit ${run.exit})`,
@@ -158,7 +145,7 @@ async function main() {
 
 main().then(
   (pass) => {
-    if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
+    if (!args.keep) rmSync(dataDir, { recursive: true, force: true });
     process.exit(pass ? 0 : 1);
   },
   (error) => {

@@ -7,7 +7,7 @@
 //   node bench/tracking-read.mjs [--connections=50 --duration=30 --warmup=5 --stores=1000 --log-level=warn --keep]
 //
 // It starts its own durable stack (tools/stack.mjs) in a temporary directory on its own ports,
-// creates the stores through the API, loads the data set (bench/tracking-common.mjs), then runs
+// creates the stores through the API, loads the data set (bench/lib/tracking-data.mjs), then runs
 // two closed loops of `connections` concurrent requests: first against the ceiling (a child
 // process serving one real tracking record from memory over HTTPS with the stack's
 // certificate), then against the gateway, each request for a random store, order and filter
@@ -18,11 +18,12 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import {
-  benchStack, closedLoop, cpuMeter, createStores, describeResult, httpsAgent, loadTrackingData, machine, parseArgs, request, say, sleep,
-} from './tracking-common.mjs';
+  BASE_PORTS, benchStack, closedLoop, cpuMeter, describeResult, httpsAgent, parseArgs, request, say, sleep,
+} from './lib/bench-kit.mjs';
+import { trackingDataSet, trackingReportHead } from './lib/tracking-data.mjs';
 
 const { Agent } = createRequire(import.meta.url)('undici');
-const args = parseArgs({ connections: 50, duration: 30, warmup: 5, stores: 1000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: 'false' });
+const args = parseArgs({ connections: 50, duration: 30, warmup: 5, stores: 1000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: false });
 const TARGET = { rate: 1500, p99: 50 };
 
 /** The ceiling: the same JSON from memory, on a bare Node HTTPS server in its own process. */
@@ -34,26 +35,20 @@ function startCeiling(certFile, keyFile, body) {
     https.createServer({ cert: fs.readFileSync(process.env.CERT), key: fs.readFileSync(process.env.KEY) }, (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
       res.end(body);
-    }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });`;
-  const child = spawn(process.execPath, ['-e', source], { env: { ...process.env, BODY: body, CERT: certFile, KEY: keyFile }, stdio: ['ignore', 'pipe', 'inherit'] });
+    }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });
+    process.on('disconnect', () => process.exit(0));`;
+  // The IPC channel only tells the child when this process is gone, however it ended.
+  const child = spawn(process.execPath, ['-e', source], { env: { ...process.env, BODY: body, CERT: certFile, KEY: keyFile }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   return new Promise((resolvePort) => child.stdout.once('data', (chunk) => resolvePort({ child, port: Number(String(chunk).trim()) })));
 }
 
-let stopStack;
-let ceiling;
+const bench = await benchStack('tracking-read', BASE_PORTS.tracking, { keep: args.keep, logLevel: args['log-level'], rateLimitPerMinute: 100_000_000 });
 
-async function main() {
-  const facts = machine();
-  say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load ${facts.load}`);
-  const { stack, stop } = await benchStack('tracking-read', { logLevel: args['log-level'] });
-  stopStack = stop;
-  let ok = false;
+await bench.run(async () => {
+  const { facts, stack } = bench;
+  let ceiling;
   try {
-    say(`creating ${args.stores} stores and their tokens`);
-    const stores = await createStores(stack, args.stores);
-    const counts = await loadTrackingData(stack, stores, args);
-
-    const targets = stores.flatMap((store) => store.pedidos.map((pedido) => ({ store, pedido })));
+    const { counts, targets } = await trackingDataSet(bench, args);
     const FILTERS = [
       ({ pedido }) => `chave=numeroPedido&valor=${pedido.numeroPedido}`,
       ({ pedido }) => `chave=codigoRastreio&valor=${pedido.codigos[1]}`,
@@ -89,8 +84,9 @@ async function main() {
 
     say(`ceiling: bare Node HTTPS server, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
     let meter = cpuMeter(stack, new Map([[ceiling.child.pid, 'ceiling server']]));
+    meter.start();
     const bare = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToCeiling }));
-    const bareCpu = meter();
+    const bareCpu = meter.stop();
     say(`ceiling: ${bare.line}`);
     ceiling.child.kill();
     await ceilingAgent.close();
@@ -110,29 +106,25 @@ async function main() {
     };
     say(`tracking service alone: internal port, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
     meter = cpuMeter(stack);
+    meter.start();
     const service = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToService }));
-    const serviceCpu = meter();
+    const serviceCpu = meter.stop();
     say(`tracking service alone: ${service.line}`);
     await direct.close();
     await sleep(2000);
 
     say(`Trilha: GET /v1/pedidoRastreio through the gateway, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
-    meter = cpuMeter(stack);
-    const trilha = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToGateway }));
-    const trilhaCpu = meter();
+    meter.start();
+    const trilhaResult = await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToGateway });
+    const trilha = describeResult(trilhaResult);
+    const trilhaCpu = meter.stop();
     say(`Trilha: ${trilha.line}`);
     await gateway.close();
 
-    const pass = trilha.rate >= TARGET.rate && trilha.p99 <= TARGET.p99;
-    const end = machine();
+    const allAnswered = [...trilhaResult.statuses.keys()].every((status) => status === 200) && trilhaResult.errors.size === 0;
+    const pass = trilha.rate >= TARGET.rate && trilha.p99 <= TARGET.p99 && allAnswered;
     process.stdout.write([
-      '',
-      'GET /v1/pedidoRastreio through the gateway (HTTPS), closed loop',
-      `  date            ${facts.date}`,
-      `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}`,
-      `  load average    ${facts.load} before the stack started, ${end.load} at the end (the machine is shared)`,
-      `  stack           durable (PostgreSQL fsync on), log level ${args['log-level']}`,
-      `  data            ${args.stores} stores × ${args.orders} orders × ${args.volumes} volumes × ${args.events} events: ${counts.pedidos} orders, ${counts.events} stored events`,
+      ...trackingReportHead('GET /v1/pedidoRastreio through the gateway (HTTPS), closed loop', facts, args, counts),
       `  requests        ${args.connections} connections, ${args.duration} s after ${args.warmup} s warm-up; random store and order, the four filters in turn`,
       `  ceiling         ${bare.line}`,
       `                  CPU: ${bareCpu.text}`,
@@ -141,29 +133,11 @@ async function main() {
       `  service alone   ${service.line} (tracking service's internal port, plain HTTP, no gateway)`,
       `                  CPU: ${serviceCpu.text}`,
       `  ratio           Trilha / ceiling = ${(trilha.rate / bare.rate).toFixed(3)} of the throughput`,
-      `  target          ≥ ${TARGET.rate} req/s with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}`,
+      `  target          ≥ ${TARGET.rate} req/s with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}${allAnswered ? '' : ' (not every answer was 200)'}`,
       '',
     ].join('\n'));
-    ok = true;
     return pass;
   } finally {
     ceiling?.child.kill();
-    await stop(!ok || args.keep === 'true');
   }
-}
-
-main().then(
-  (pass) => process.exit(pass ? 0 : 1),
-  (error) => {
-    say(`benchmark failed: ${error.stack ?? error.message}`);
-    process.exit(1);
-  },
-);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, async () => {
-    say(`${signal}: aborting`);
-    ceiling?.child.kill();
-    await stopStack?.(true);
-    process.exit(130);
-  });
-}
+});

@@ -6,7 +6,7 @@
 //   node bench/tracking-write.mjs [--rate=300 --duration=30 --warmup=5 --connections=50 --max-duration=15 --stores=1000 --log-level=warn --keep]
 //
 // It starts its own durable stack (fsync on, as in production), creates the stores through the
-// API, loads the data set (bench/tracking-common.mjs), then:
+// API, loads the data set (bench/lib/tracking-data.mjs), then:
 //   1. offers `rate` events/s in an open loop (each request sent on schedule, answered or not),
 //      each a new event on a random existing volume of a random store's order (its stream
 //      already holds 20 events, so every command reads and folds it);
@@ -14,120 +14,88 @@
 // and checks that every 201 is one stored event and that the outbox drained to Kafka.
 import { createRequire } from 'node:module';
 import {
-  benchStack, closedLoop, cpuMeter, createStores, describeResult, httpsAgent, loadTrackingData, machine, openLoop, parseArgs, request, say, sleep,
-} from './tracking-common.mjs';
+  BASE_PORTS, benchStack, closedLoop, cpuMeter, describeResult, httpsAgent, openLoop, parseArgs, request, say, sleep,
+} from './lib/bench-kit.mjs';
+import { trackingDataSet, trackingReportHead } from './lib/tracking-data.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
 const args = parseArgs({
-  rate: 300, duration: 30, warmup: 5, connections: 50, 'max-duration': 15, stores: 1000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: 'false',
+  rate: 300, duration: 30, warmup: 5, connections: 50, 'max-duration': 15, stores: 1000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: false,
 });
 const TARGET = { rate: 300, p99: 100 };
 const RUN = Date.now().toString(36);
 
-let stopStack;
+const bench = await benchStack('tracking-write', BASE_PORTS.tracking, { keep: args.keep, logLevel: args['log-level'], rateLimitPerMinute: 100_000_000 });
 
-async function main() {
-  const facts = machine();
-  say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load ${facts.load}`);
-  const { stack, stop } = await benchStack('tracking-write', { logLevel: args['log-level'] });
-  stopStack = stop;
-  let ok = false;
-  try {
-    say(`creating ${args.stores} stores and their tokens`);
-    const stores = await createStores(stack, args.stores);
-    const counts = await loadTrackingData(stack, stores, args);
-    const targets = stores.flatMap((store) => store.pedidos.map((pedido) => ({ store, pedido })));
-    const dispatcher = httpsAgent(stack.caFile, 256);
-    let accepted = 0;
-    const send = async (index, phase) => {
-      const { store, pedido } = targets[Math.floor(Math.random() * targets.length)];
-      const response = await request(`${stack.baseUrl}/pedidoRastreio/evento`, {
-        method: 'POST',
-        dispatcher,
-        headers: { authorization: `Bearer ${store.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          numeroPedido: pedido.numeroPedido,
-          codigoRastreio: pedido.codigos[index % pedido.codigos.length],
-          dataHora: new Date().toISOString(),
-          descricao: `bench ${RUN} ${phase} ${index}`,
-          sigla: 'BENCH',
-        }),
-      });
-      await response.body.arrayBuffer();
-      if (response.statusCode === 201) accepted += 1;
-      return response.statusCode;
-    };
+await bench.run(async () => {
+  const { facts, stack } = bench;
+  const { counts, targets } = await trackingDataSet(bench, args);
+  const dispatcher = httpsAgent(stack.caFile, 256);
+  let accepted = 0;
+  const send = async (index, phase) => {
+    const { store, pedido } = targets[Math.floor(Math.random() * targets.length)];
+    const response = await request(`${stack.baseUrl}/pedidoRastreio/evento`, {
+      method: 'POST',
+      dispatcher,
+      headers: { authorization: `Bearer ${store.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        numeroPedido: pedido.numeroPedido,
+        codigoRastreio: pedido.codigos[index % pedido.codigos.length],
+        dataHora: new Date().toISOString(),
+        descricao: `bench ${RUN} ${phase} ${index}`,
+        sigla: 'BENCH',
+      }),
+    });
+    await response.body.arrayBuffer();
+    if (response.statusCode === 201) accepted += 1;
+    return response.statusCode;
+  };
 
-    say(`open loop: ${args.rate} events/s for ${args.duration} s after ${args.warmup} s warm-up`);
-    let meter = cpuMeter(stack);
-    const openResult = await openLoop({ rate: args.rate, seconds: args.duration, warmupSeconds: args.warmup, send: (index) => send(index, 'open') });
-    const open = describeResult(openResult);
-    const openCpu = meter();
-    say(`open loop: ${open.line}; max ${openResult.maxInFlight} in flight`);
-    await sleep(3000);
+  say(`open loop: ${args.rate} events/s for ${args.duration} s after ${args.warmup} s warm-up`);
+  const meter = cpuMeter(stack);
+  meter.start();
+  const openResult = await openLoop({ rate: args.rate, seconds: args.duration, warmupSeconds: args.warmup, send: (index) => send(index, 'open') });
+  const open = describeResult(openResult);
+  const openCpu = meter.stop();
+  say(`open loop: ${open.line}; max ${openResult.maxInFlight} in flight`);
+  await sleep(3000);
 
-    say(`closed loop: ${args.connections} connections for ${args['max-duration']} s after ${args.warmup} s warm-up`);
-    meter = cpuMeter(stack);
-    let closedIndex = 0;
-    const closed = describeResult(await closedLoop({ connections: args.connections, seconds: args['max-duration'], warmupSeconds: args.warmup, send: () => send(closedIndex++, 'closed') }));
-    const closedCpu = meter();
-    say(`closed loop: ${closed.line}`);
-    await dispatcher.close();
+  say(`closed loop: ${args.connections} connections for ${args['max-duration']} s after ${args.warmup} s warm-up`);
+  meter.start();
+  let closedIndex = 0;
+  const closed = describeResult(await closedLoop({ connections: args.connections, seconds: args['max-duration'], warmupSeconds: args.warmup, send: () => send(closedIndex++, 'closed') }));
+  const closedCpu = meter.stop();
+  say(`closed loop: ${closed.line}`);
+  await dispatcher.close();
 
-    // Every 201 is one stored event, and the relay published them all.
-    const db = new Client({ connectionString: stack.infra.databaseUrl });
-    db.on('error', (error) => say(`database connection lost: ${error.message}`));
-    await db.connect();
-    let outbox;
-    for (let waited = 0; waited < 15_000; waited += 500) {
-      ({ rows: [outbox] } = await db.query(`SELECT count(*)::int AS n FROM tracking.outbox`));
-      if (outbox.n === 0) break;
-      await sleep(500);
-    }
-    const { rows: [stored] } = await db.query(
-      `SELECT count(*)::int AS n FROM tracking.events WHERE type = 'rastreio.evento.registrado' AND data->>'descricao' LIKE $1`, [`bench ${RUN} %`],
-    );
-    await db.end();
-
-    const pass = stored.n === accepted && open.rate >= TARGET.rate * 0.98 && open.p99 <= TARGET.p99 && [...openResult.statuses.keys()].every((status) => status === 201) && openResult.errors.size === 0;
-    const end = machine();
-    process.stdout.write([
-      '',
-      'POST /v1/pedidoRastreio/evento through the gateway (HTTPS)',
-      `  date            ${facts.date}`,
-      `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}`,
-      `  load average    ${facts.load} before the stack started, ${end.load} at the end (the machine is shared)`,
-      `  stack           durable (PostgreSQL fsync on), log level ${args['log-level']}`,
-      `  data            ${args.stores} stores × ${args.orders} orders × ${args.volumes} volumes × ${args.events} events: ${counts.pedidos} orders, ${counts.events} stored events`,
-      `  open loop       offered ${args.rate}/s for ${args.duration} s after ${args.warmup} s warm-up: ${open.line}; max ${openResult.maxInFlight} in flight`,
-      `                  CPU: ${openCpu.text}`,
-      `  closed loop     ${args.connections} connections for ${args['max-duration']} s: ${closed.line}`,
-      `                  CPU: ${closedCpu.text}`,
-      `  stored          ${stored.n} events of this run in the event log for ${accepted} answers 201 (warm-ups included); ` +
-        `outbox ${outbox.n === 0 ? 'drained to Kafka' : `still holds ${outbox.n}`}`,
-      `  target          ≥ ${TARGET.rate} events/s with p99 ≤ ${TARGET.p99} ms (open loop): ${pass ? 'PASS' : 'FAIL'}`,
-      '',
-    ].join('\n'));
-    ok = true;
-    return pass;
-  } finally {
-    await stop(!ok || args.keep === 'true');
+  // Every 201 is one stored event, and the relay published them all.
+  const db = new Client({ connectionString: stack.infra.databaseUrl });
+  db.on('error', (error) => say(`database connection lost: ${error.message}`));
+  await db.connect();
+  let outbox;
+  for (let waited = 0; waited < 15_000; waited += 500) {
+    ({ rows: [outbox] } = await db.query(`SELECT count(*)::int AS n FROM tracking.outbox`));
+    if (outbox.n === 0) break;
+    await sleep(500);
   }
-}
+  const { rows: [stored] } = await db.query(
+    `SELECT count(*)::int AS n FROM tracking.events WHERE type = 'rastreio.evento.registrado' AND data->>'descricao' LIKE $1`, [`bench ${RUN} %`],
+  );
+  await db.end();
 
-main().then(
-  (pass) => process.exit(pass ? 0 : 1),
-  (error) => {
-    say(`benchmark failed: ${error.stack ?? error.message}`);
-    process.exit(1);
-  },
-);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, async () => {
-    say(`${signal}: aborting`);
-    await stopStack?.(true);
-    process.exit(130);
-  });
-}
+  const pass = stored.n === accepted && open.rate >= TARGET.rate * 0.98 && open.p99 <= TARGET.p99 && [...openResult.statuses.keys()].every((status) => status === 201) && openResult.errors.size === 0;
+  process.stdout.write([
+    ...trackingReportHead('POST /v1/pedidoRastreio/evento through the gateway (HTTPS)', facts, args, counts),
+    `  open loop       offered ${args.rate}/s for ${args.duration} s after ${args.warmup} s warm-up: ${open.line}; max ${openResult.maxInFlight} in flight`,
+    `                  CPU: ${openCpu.text}`,
+    `  closed loop     ${args.connections} connections for ${args['max-duration']} s: ${closed.line}`,
+    `                  CPU: ${closedCpu.text}`,
+    `  stored          ${stored.n} events of this run in the event log for ${accepted} answers 201 (warm-ups included); ` +
+      `outbox ${outbox.n === 0 ? 'drained to Kafka' : `still holds ${outbox.n}`}`,
+    `  target          ≥ ${TARGET.rate} events/s with p99 ≤ ${TARGET.p99} ms (open loop): ${pass ? 'PASS' : 'FAIL'}`,
+    '',
+  ].join('\n'));
+  return pass;
+});

@@ -17,62 +17,16 @@
 // from the delivery service's inbox and its deliveries' first attempts.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import {
-  benchStack, clientAddress, cpuMeter, createStores, latencyLine, machine, parseArgs, percentile, registerWebhooks, say, sleep, startReceiver,
-} from './delivery-common.mjs';
+import { BASE_PORTS, benchStack, clientAddress, cpuMeter, describeMachine, latencyLine, openLoop, parseArgs, percentile, say, sleep } from './lib/bench-kit.mjs';
+import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 const { Kafka, logLevel, Partitioners } = require('kafkajs');
 
-const args = parseArgs({ rate: 200, duration: 30, warmup: 5, stores: 200, source: 'gateway', keep: 'false' });
+const args = parseArgs({ rate: 200, duration: 30, warmup: 5, stores: 200, source: 'gateway', keep: false });
 const TARGET = { p50: 50, p99: 250 };
 const DRAIN_TIMEOUT_MS = 15_000;
-
-/**
- * Open loop: event i is due at start + i/rate, whether or not earlier ones have been accepted.
- * `fire(i)` sends it and resolves to what identifies it, or undefined when it was refused.
- */
-function runLoad({ rate, seconds, warmupSeconds, fire, onTick }) {
-  const total = Math.round(rate * seconds);
-  const firstMeasured = Math.round(rate * warmupSeconds);
-  const measured = { sent: 0, refused: 0, accepted: [] };
-  const stats = { sent: 0, inFlight: 0 };
-  const start = performance.now();
-  return new Promise((resolve) => {
-    let finished = false;
-    const maybeDone = () => finished && stats.inFlight === 0 && resolve(measured);
-    const send = (i) => {
-      const isMeasured = i >= firstMeasured;
-      if (isMeasured && measured.sent === 0) measured.start = performance.now();
-      if (isMeasured) measured.sent += 1;
-      stats.sent += 1;
-      stats.inFlight += 1;
-      fire(i)
-        .then((sent) => {
-          if (!isMeasured) return;
-          if (sent === undefined) measured.refused += 1;
-          else measured.accepted.push(sent);
-        }, () => isMeasured && (measured.refused += 1))
-        .finally(() => {
-          stats.inFlight -= 1;
-          maybeDone();
-        });
-    };
-    let i = 0;
-    const timer = setInterval(() => {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate) + 1);
-      while (i < due) send(i++);
-      onTick?.(performance.now() - start, stats);
-      if (i >= total) {
-        clearInterval(timer);
-        measured.end = performance.now();
-        finished = true;
-        maybeDone();
-      }
-    }, 1);
-  });
-}
 
 /**
  * Where the events come from. `gateway`: POST /admin/lojas/{idLoja}/aplicativo/remover, each
@@ -122,7 +76,10 @@ function eventSource(kind, { api, adminKey, stores, db, kafkaBrokers }) {
   };
 }
 
-async function measure(facts, stack, api) {
+const bench = await benchStack('webhook-latency', BASE_PORTS.delivery, { keep: args.keep });
+
+await bench.run(async () => {
+  const { api, facts, stack } = bench;
   let receiver;
   let source;
   let db;
@@ -131,34 +88,30 @@ async function measure(facts, stack, api) {
     db = new Client({ connectionString: stack.infra.databaseUrl });
     await db.connect();
     say(`creating ${args.stores} stores with webhooks`);
-    const stores = await createStores(api, stack.adminApiKey, args.stores);
-    await registerWebhooks(api, stores, receiver);
-    await sleep(2000);
-    await receiver.arrivals(); // the verification calls
+    const stores = await storesWithWebhooks(bench, args.stores, receiver);
 
     const meter = cpuMeter(stack, new Map([[receiver.pid, 'webhook receiver']]));
     source = eventSource(args.source, { api, adminKey: stack.adminApiKey, stores, db, kafkaBrokers: stack.infra.kafkaBrokers });
     say(`load: ${args.rate} events/s from ${args.source} for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded) over ${stores.length} stores`);
-    let lastTick = 0;
-    let metered = false;
-    const m = await runLoad({
-      rate: args.rate, seconds: args.warmup + args.duration, warmupSeconds: args.warmup, fire: source.fire,
-      onTick: (elapsed, stats) => {
-        if (!metered && elapsed >= args.warmup * 1000) {
-          meter.start();
-          metered = true;
-        }
-        if (elapsed - lastTick >= 5000) {
-          lastTick = elapsed;
-          say(`t=${(elapsed / 1000).toFixed(0)} s: sent ${stats.sent}, in flight ${stats.inFlight}`);
-        }
+    const accepted = [];
+    const loop = await openLoop({
+      rate: args.rate,
+      seconds: args.duration,
+      warmupSeconds: args.warmup,
+      send: async (i, measured) => {
+        const sent = await source.fire(i);
+        if (sent === undefined) return 'refused';
+        if (measured) accepted.push(sent);
+        return 'accepted';
       },
+      onWarmedUp: meter.start,
+      progress: ({ sent, inFlight }) => `sent ${sent}, in flight ${inFlight}`,
     });
     const cpu = meter.stop();
-    const measuredSeconds = (m.end - m.start) / 1000;
+    const refused = loop.requests - (loop.statuses.get('accepted') ?? 0);
 
     // The measured events, by id, with their commit (or publish) time.
-    const committed = await source.committed(m.accepted);
+    const committed = await source.committed(accepted);
     const arrived = new Map();
     const duplicates = [];
     const drainStart = Date.now();
@@ -191,40 +144,29 @@ async function measure(facts, stack, api) {
     const sorted = [...latencies].sort((a, b) => a - b);
     const p50 = percentile(sorted, 50);
     const p99 = percentile(sorted, 99);
-    const achieved = m.sent / measuredSeconds;
-    const pass = p50 <= TARGET.p50 && p99 <= TARGET.p99 && missing === 0 && m.refused === 0 && achieved >= args.rate * 0.98;
+    const achieved = loop.requests / loop.sendSeconds;
+    const pass = p50 <= TARGET.p50 && p99 <= TARGET.p99 && missing === 0 && refused === 0 && achieved >= args.rate * 0.98;
     process.stdout.write([
       '',
       `Webhook latency: event ${args.source === 'gateway' ? 'committed (api-gateway)' : 'produced to Kafka'} → webhook received (HTTPS receiver on loopback)`,
       `  date            ${facts.date}`,
-      `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}; load average before start ${facts.loadAverage}`,
+      `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
       `  stack           durable (PostgreSQL fsync on), log level warn, one replica of each service, ${stores.length} stores with a webhook`,
       `  offered load    ${args.rate} events/s for ${args.duration} s after ${args.warmup} s warm-up (open loop; ${args.source === 'gateway' ? 'aplicativo.removido via the operator route' : 'atendimento.mensagem produced to atendimento.events.v1'})`,
-      `  achieved rate   ${achieved.toFixed(1)} events/s in the measured window (${m.sent} in ${measuredSeconds.toFixed(1)} s), ${m.refused} not accepted`,
+      `  achieved rate   ${achieved.toFixed(1)} events/s in the measured window (${loop.requests} in ${loop.sendSeconds.toFixed(1)} s), ${refused} not accepted`,
       `  webhooks        ${committed.size} events committed, ${latencies.length} received, ${missing} missing, ${duplicates.length} received twice`,
       `  latency         ${latencyLine(latencies)}`,
       `  target          p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms at ${args.rate}/s: ${pass ? 'PASS' : 'FAIL'}`,
       `  breakdown       commit → consumed: ${latencyLine(toConsumer)}`,
       `                  consumed → attempt starts: ${latencyLine(toAttempt)}`,
       `                  attempt starts → received: ${latencyLine(attemptToArrival)}`,
-      `  CPU (measured)  ${cpu.line}`,
+      `  CPU (measured)  ${cpu.text}`,
       '',
     ].join('\n'));
-    if (cpu.outside > 0.15) say(`warning: ${(cpu.outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
-    return pass ? 0 : 1;
+    return pass;
   } finally {
     await source?.close().catch(() => undefined);
     await db?.end().catch(() => undefined);
     await receiver?.stop();
   }
-}
-
-const facts = machine();
-say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load average ${facts.loadAverage}`);
-const { stack, api, stop } = await benchStack('webhook-latency', { keep: args.keep === 'true' });
-const code = await measure(facts, stack, api).catch((error) => {
-  say(`benchmark failed: ${error.stack ?? error.message}`);
-  return 1;
 });
-await stop(code);
-process.exit(code);

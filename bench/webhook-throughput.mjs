@@ -18,12 +18,13 @@
 // as the concurrency the delay needs (1 s × 500/s → ≥ 500 stores).
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { benchStack, cpuMeter, createStores, machine, parseArgs, percentile, registerWebhooks, say, sleep, startReceiver } from './delivery-common.mjs';
+import { BASE_PORTS, benchStack, cpuMeter, describeMachine, parseArgs, percentile, say, sleep } from './lib/bench-kit.mjs';
+import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 
 const require = createRequire(import.meta.url);
 const { Kafka, logLevel, Partitioners } = require('kafkajs');
 
-const args = parseArgs({ delay: 0, events: 30_000, stores: 300, keep: 'false' });
+const args = parseArgs({ delay: 0, events: 30_000, stores: 300, keep: false });
 const TARGET = args.delay >= 1000 ? 500 : 1000;
 const TIMEOUT_MS = 300_000;
 
@@ -35,15 +36,15 @@ function evento(idLoja, n) {
   };
 }
 
-async function measure(facts, stack, api) {
+const bench = await benchStack(`webhook-throughput-${args.delay}`, BASE_PORTS.delivery, { keep: args.keep });
+
+await bench.run(async () => {
+  const { facts, stack } = bench;
   const receiver = await startReceiver(stack, args.delay);
   const producer = new Kafka({ brokers: [stack.infra.kafkaBrokers], clientId: 'bench', logLevel: logLevel.NOTHING }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
   try {
     say(`creating ${args.stores} stores with webhooks (receiver delay ${args.delay} ms)`);
-    const stores = await createStores(api, stack.adminApiKey, args.stores);
-    await registerWebhooks(api, stores, receiver);
-    await sleep(2000);
-    await receiver.arrivals(); // the verification calls
+    const stores = await storesWithWebhooks(bench, args.stores, receiver);
 
     await producer.connect();
     const events = Array.from({ length: args.events }, (_, n) => evento(stores[n % stores.length].idLoja, n));
@@ -92,29 +93,18 @@ async function measure(facts, stack, api) {
       '',
       `Webhook throughput: one delivery-service replica, receiver answering ${args.delay ? `after ${args.delay} ms` : 'at once'}`,
       `  date            ${facts.date}`,
-      `  machine         ${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}; load average before start ${facts.loadAverage}`,
+      `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
       `  stack           durable (PostgreSQL fsync on), log level warn, one replica of each service, ${stores.length} stores with a webhook`,
       `  load            ${events.length} events produced at once to atendimento.events.v1 (in ${(produceMs / 1000).toFixed(1)} s), ${args.events / args.stores} per store; consumed, recorded and pushed by the one replica`,
       `  delivered       ${seen.size} of ${wanted.size} (${missing} missing, ${duplicates} delivered twice), first → last ${((arrivals.at(-1) - arrivals[0]) / 1000).toFixed(1)} s`,
       `  throughput      ${rate.toFixed(0)} deliveries/s between 10 % and 90 % of the events; per second: min ${seconds[0]}, median ${percentile(seconds, 50)}, max ${seconds.at(-1)}`,
       `  target          ≥ ${TARGET} deliveries/s: ${pass ? 'PASS' : 'FAIL'}`,
-      `  CPU (whole run) ${cpu.line}`,
+      `  CPU (whole run) ${cpu.text}`,
       '',
     ].join('\n'));
-    if (cpu.outside > 0.15) say(`warning: ${(cpu.outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
-    return pass ? 0 : 1;
+    return pass;
   } finally {
     await producer.disconnect().catch(() => undefined);
     await receiver.stop();
   }
-}
-
-const facts = machine();
-say(`machine: ${facts.cores} cores, ${facts.cpu}, ${facts.memory}, node ${facts.node}, load average ${facts.loadAverage}`);
-const { stack, api, stop } = await benchStack(`webhook-throughput-${args.delay}`, { keep: args.keep === 'true' });
-const code = await measure(facts, stack, api).catch((error) => {
-  say(`benchmark failed: ${error.stack ?? error.message}`);
-  return 1;
 });
-await stop(code);
-process.exit(code);

@@ -291,6 +291,8 @@ describe('push (CONTRACT.md section 7)', () => {
     expect(lista.entregas.map((e: { idEvento: string }) => e.idEvento)).toEqual([eventos[1].id, eventos[0].id]);
     const pagina2 = await api('GET', '/webhook/entregas?pagina=2&porPagina=1', { token: loja.token });
     expect(pagina2.body).toMatchObject({ pagina: 2, porPagina: 1, total: 2, totalPaginas: 2, entregas: [{ idEvento: eventos[0].id }] });
+    const alemDaUltima = await api('GET', '/webhook/entregas?pagina=3&porPagina=1', { token: loja.token });
+    expect(alemDaUltima.body).toEqual({ pagina: 3, porPagina: 1, total: 2, totalPaginas: 2, entregas: [] });
 
     const idEntrega = lista.entregas[1].idEntrega;
     const reenvio = await api('POST', `/webhook/entregas/${idEntrega}/reenviar`, { token: loja.token });

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { StatusEntrega } from '@trilha/delivery-domain';
 import type { EntregaResponse, TentativaResponse } from './entrega.response';
 
-interface EntregaRow {
+export interface EntregaRow {
   id_entrega: string;
   id_evento: string;
   evento: string;

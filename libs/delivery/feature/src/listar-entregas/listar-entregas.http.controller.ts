@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import type { DataSource } from 'typeorm';
 import { IdLoja } from '@trilha/http';
 import { EntregasResponse } from './entrega.response';
-import { entregasComTentativas } from './entregas.query';
+import { entregasComTentativas, type EntregaRow } from './entregas.query';
 import { ListarEntregasRequest } from './listar-entregas.request';
 
 @ApiTags('Webhook')
@@ -18,15 +18,16 @@ export class ListarEntregasHttpController {
   @ApiOkResponse({ type: EntregasResponse })
   async listar(@IdLoja() idLoja: number, @Query() query: ListarEntregasRequest): Promise<EntregasResponse> {
     const { pagina, porPagina, status } = query;
-    const [[{ total }], rows] = await Promise.all([
-      this.dataSource.query(`SELECT count(*)::int AS total FROM entregas WHERE id_loja = $1 AND ($2::text IS NULL OR status = $2)`, [idLoja, status ?? null]),
-      this.dataSource.query(
-        `SELECT id_entrega, id_evento, evento, status FROM entregas
-         WHERE id_loja = $1 AND ($2::text IS NULL OR status = $2)
-         ORDER BY posicao DESC LIMIT $3 OFFSET $4`,
-        [idLoja, status ?? null, porPagina, (pagina - 1) * porPagina],
-      ),
-    ]);
-    return { pagina, porPagina, total, totalPaginas: Math.ceil(total / porPagina), entregas: await entregasComTentativas(this.dataSource, rows) };
+    // One statement, so the count and the page come from one snapshot (two queries could count
+    // deliveries the page did not see); it returns one row even past the last page.
+    const [{ total, entregas }]: { total: number; entregas: EntregaRow[] }[] = await this.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM entregas WHERE id_loja = $1 AND ($2::text IS NULL OR status = $2)) AS total,
+              (SELECT coalesce(json_agg(pagina ORDER BY pagina.posicao DESC), '[]')
+               FROM (SELECT id_entrega, id_evento, evento, status, posicao FROM entregas
+                     WHERE id_loja = $1 AND ($2::text IS NULL OR status = $2)
+                     ORDER BY posicao DESC LIMIT $3 OFFSET $4) AS pagina) AS entregas`,
+      [idLoja, status ?? null, porPagina, (pagina - 1) * porPagina],
+    );
+    return { pagina, porPagina, total, totalPaginas: Math.ceil(total / porPagina), entregas: await entregasComTentativas(this.dataSource, entregas) };
   }
 }

@@ -17,15 +17,17 @@ export class ListarPedidosHandler {
     const where = `id_loja = $1 AND ($2::text IS NULL OR tipo_pedido = $2) AND ($3::text IS NULL OR situacao = $3)
                    AND ($4::timestamptz IS NULL OR data_pedido >= $4) AND ($5::timestamptz IS NULL OR data_pedido <= $5)`;
     const filters = [idLoja, query.tipoPedido ?? null, query.situacao ?? null, query.dataInicio ?? null, query.dataFim ?? null];
-    const [[{ total }], rows] = await Promise.all([
-      this.dataSource.query(`SELECT count(*)::int AS total FROM pedidos WHERE ${where}`, filters),
-      this.dataSource.query(`SELECT documento FROM pedidos WHERE ${where} ORDER BY data_pedido DESC, id_pedido LIMIT $6 OFFSET $7`, [
-        ...filters,
-        query.porPagina,
-        (query.pagina - 1) * query.porPagina,
-      ]) as Promise<{ documento: string }[]>,
-    ]);
+    // One statement, so the count and the page come from one snapshot (two queries could count
+    // orders the page did not see). It returns one row even past the last page; the page is the
+    // orders' stored JSON already joined with commas.
+    const [{ total, pedidos }]: { total: number; pedidos: string }[] = await this.dataSource.query(
+      `SELECT (SELECT count(*)::int FROM pedidos WHERE ${where}) AS total,
+              (SELECT coalesce(string_agg(documento, ',' ORDER BY data_pedido DESC, id_pedido), '')
+               FROM (SELECT documento, data_pedido, id_pedido FROM pedidos WHERE ${where}
+                     ORDER BY data_pedido DESC, id_pedido LIMIT $6 OFFSET $7) AS pagina) AS pedidos`,
+      [...filters, query.porPagina, (query.pagina - 1) * query.porPagina],
+    );
     const cabecalho = { pagina: query.pagina, porPagina: query.porPagina, total, totalPaginas: Math.ceil(total / query.porPagina) };
-    return `${JSON.stringify(cabecalho).slice(0, -1)},"pedidos":[${rows.map((row) => row.documento).join(',')}]}`;
+    return `${JSON.stringify(cabecalho).slice(0, -1)},"pedidos":[${pedidos}]}`;
   }
 }

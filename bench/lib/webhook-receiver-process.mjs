@@ -1,5 +1,6 @@
-// Child process of the delivery benchmarks: an HTTPS webhook receiver that answers 200 after a
-// fixed delay and reports [webhook-id, arrival epoch ms] of every request to its parent.
+// The webhook receiver's own process (started by startReceiver in ./webhook-receiver.mjs, so its
+// CPU is not the load generator's): an HTTPS server that answers 200 after a fixed delay and
+// reports [webhook-id, arrival epoch ms] of every request to its parent.
 //   argv: <cert file> <key file> <delay ms>
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
