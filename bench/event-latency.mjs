@@ -4,7 +4,7 @@
 //   Target (issue 2): p50 ≤ 20 ms, p99 ≤ 100 ms at 500 events/s, on a 2-core machine with the
 //   whole stack running (docs/BENCHMARKS.md).
 //
-//   npm run bench:events [-- --rate=500 --duration=30 --warmup=5 --stores=200 --keep]
+//   npm run bench:events [-- --rate=500 --duration=30 --warmup=30 --stores=200 --keep]
 //
 // It starts its own durable stack (fast: false, as in production) in a temporary directory on
 // its own ports (shifted by TRILHA_PORT_OFFSET) and creates stores through the HTTPS API. Then
@@ -27,7 +27,9 @@ const { Client } = require('pg');
 const { Kafka, logLevel } = require('kafkajs');
 const { EventStore, OutboxRelay, createKafka, dataSourceOptions, migrate } = require('../dist/libs/event-store/src/index.js');
 
-const args = parseArgs({ rate: 500, duration: 30, warmup: 5, stores: 200, keep: false });
+// The warm-up is long because the stack is fresh: Kafka's JVM spends its first half minute
+// compiling hot code, which a running broker has long done.
+const args = parseArgs({ rate: 500, duration: 30, warmup: 30, stores: 200, keep: false });
 const TARGET = { p50: 20, p99: 100 };
 const CONSUMER = 'delivery.lojas-conhecidas';
 const SCHEMA = 'bench_producer';

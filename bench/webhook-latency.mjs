@@ -133,7 +133,7 @@ await bench.run(async () => {
       `SELECT e.id_evento::text AS id, i.processed_at, t.data_hora
        FROM delivery.entregas e
        JOIN delivery.tentativas t ON t.id_entrega = e.id_entrega AND t.numero = 1
-       JOIN delivery.inbox i ON i.event_id = e.id_evento AND i.consumer = 'delivery.notificacoes'
+       JOIN delivery.inbox i ON i.event_id = e.id_evento AND i.consumer IN ('delivery.notificacoes', 'delivery.lojas-conhecidas')
        WHERE e.id_evento = ANY($1::uuid[])`,
       [[...committed.keys()]],
     );

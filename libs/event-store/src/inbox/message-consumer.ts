@@ -45,6 +45,13 @@ export class MessageConsumer {
   ): Promise<void> {
     const message = context.getMessage();
     const where = { topic: context.getTopic(), partition: context.getPartition(), offset: message.offset };
+    // The relay names the type in a header: an event this handler does not act on is passed
+    // over before its payload is even parsed.
+    const announcedType = headerValue(message.headers?.['event-type']);
+    if (types && announcedType !== undefined && !types.includes(announcedType)) {
+      handled.inc({ consumer, outcome: 'passed over' });
+      return;
+    }
     let event: T;
     try {
       event = parseEventMessage<T>(kafkaMessageJson(message.value), contract);

@@ -3,12 +3,14 @@ import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
 import type { EntityManager } from 'typeorm';
 import { LOJAS_CONTRACT, TOPICS, type LojaMessage } from '@trilha/contracts';
 import { MessageConsumer } from '@trilha/event-store';
+import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
 
 export const LOJAS_CONHECIDAS_CONSUMER = 'delivery.lojas-conhecidas';
 
 /**
  * The delivery service's view of stores, built from `lojas.events.v1`: which stores exist and
- * are active, and when the app was removed from them.
+ * are active, and when the app was removed from them. The removal is also a notification to
+ * the store (spec 6.1), recorded in the same transaction: one commit per store event, not two.
  */
 @Controller()
 export class LojasConhecidasMessageController {
@@ -38,6 +40,8 @@ async function project(event: LojaMessage, manager: EntityManager): Promise<void
       ]);
       return;
     case 'aplicativo.removido':
+      // The notification first: it takes the store's delivery lock, which comes before any row lock.
+      await registrarNotificacao(manager, event);
       await manager.query(`UPDATE lojas SET aplicativo_removido_em = $2, atualizada_em = $2 WHERE id_loja = $1`, [
         event.data.idLoja,
         event.data.dataRemocao,

@@ -1,14 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
-import { ATENDIMENTO_CONTRACT, LOJA_EVENT_TYPES, LOJAS_CONTRACT, TOPICS, type AtendimentoMessage, type LojaMessage } from '@trilha/contracts';
+import { ATENDIMENTO_CONTRACT, TOPICS, type AtendimentoMessage } from '@trilha/contracts';
 import { MessageConsumer } from '@trilha/event-store';
 import { registrarNotificacao } from './registrar-notificacao';
 
 export const NOTIFICACOES_CONSUMER = 'delivery.notificacoes';
 
 /**
- * The events stores are notified of (spec 6.1): the conversation lifecycle from
- * `atendimento.events.v1`, and `aplicativo.removido` from `lojas.events.v1`.
+ * The conversation lifecycle from `atendimento.events.v1`, which stores are notified of
+ * (spec 6.1). The other notified event, `aplicativo.removido`, is recorded by the consumer of
+ * `lojas.events.v1` (lojas-conhecidas).
  */
 @Controller()
 export class RegistrarNotificacaoMessageController {
@@ -19,18 +20,5 @@ export class RegistrarNotificacaoMessageController {
     return this.consumer.consume<AtendimentoMessage>(NOTIFICACOES_CONSUMER, context, ATENDIMENTO_CONTRACT, async (event, manager) => {
       await registrarNotificacao(manager, event);
     });
-  }
-
-  @EventPattern(TOPICS.lojas)
-  onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
-    return this.consumer.consume<LojaMessage>(
-      NOTIFICACOES_CONSUMER,
-      context,
-      LOJAS_CONTRACT,
-      async (event, manager) => {
-        await registrarNotificacao(manager, event);
-      },
-      [LOJA_EVENT_TYPES.aplicativoRemovido],
-    );
   }
 }
