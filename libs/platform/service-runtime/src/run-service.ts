@@ -58,7 +58,11 @@ export async function runService(spec: ServiceSpec): Promise<void> {
         options: {
           postfixId: '',
           client: kafkaClientConfig(spec.kafka, spec.consumer.groupId),
-          consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false },
+          // A fetch waits up to 5 ms for more messages rather than returning with the first
+          // one: under load each fetch carries a batch, so consumers and the broker make a
+          // fraction of the round trips (docs/BENCHMARKS.md, Foundation). The price is an idle
+          // consumer asking every 5 ms.
+          consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false, minBytes: 65536, maxWaitTimeInMs: 5 },
           subscribe: { fromBeginning: spec.consumer.fromBeginning },
           // Offsets are committed once a second rather than after every fetch: a redelivery
           // after a crash is absorbed by the inbox, and the broker is spared a request per message.
