@@ -15,10 +15,11 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const fmt = (ms) => (Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : 'n/a');
 
 /**
- * Each benchmark's base ports (shifted by TRILHA_PORT_OFFSET, see stackPorts in tools/stack.mjs).
- * The tracking and delivery benchmarks share theirs: run those one at a time.
+ * Each benchmark's base ports (shifted by TRILHA_PORT_OFFSET, see stackPorts in tools/stack.mjs),
+ * all below Linux's ephemeral range (32768–60999), where an outgoing connection may hold any
+ * port. The tracking and delivery benchmarks share theirs: run those one at a time.
  */
-const TRACKING_AND_DELIVERY_PORTS = { gateway: 38443, kafka: 39092, postgres: 35432, redis: 36379, ops: 38180 };
+const TRACKING_AND_DELIVERY_PORTS = { gateway: 21343, kafka: 21392, postgres: 21332, redis: 21379, ops: 21380 };
 export const BASE_PORTS = {
   agente: { gateway: 20543, kafka: 20592, postgres: 20532, redis: 20579, ops: 20580 },
   atendimento: { gateway: 20743, kafka: 20792, postgres: 20732, redis: 20779, ops: 20780 },
