@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { apiClient, createStore, testStack } from '@trilha/testing';
+import { apiClient, createStore, eventually, serviceLogs, testStack } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -93,4 +93,14 @@ describe('the public tracking page at linkRastreio, in a real browser', () => {
     expect(malformed?.status()).toBe(404);
     await page.close();
   }, 60_000);
+
+  it('keeps the page token, a credential, out of the request logs', async () => {
+    const token = linkRastreio.split('/rastreio/')[1];
+    for (const service of ['api-gateway', 'tracking-service']) {
+      // The page's own request line is there, with the token replaced.
+      await eventually(`${service}'s log line of the page`, () =>
+        serviceLogs(stack.dataDir, service).find((line) => (line.req as { url?: string } | undefined)?.url === '/rastreio/…'));
+      expect(serviceLogs(stack.dataDir, service).filter((line) => JSON.stringify(line).includes(token))).toEqual([]);
+    }
+  });
 });

@@ -15,6 +15,14 @@ export function logContextFields(): Record<string, unknown> {
 }
 
 /**
+ * The public tracking page's token (`/rastreio/<token>`) lets anyone see the order: it is a
+ * credential, so request logs show the path without it.
+ */
+export function loggedUrl(url: string): string {
+  return url.replace(/^\/rastreio\/[^/?#]+/, '/rastreio/…');
+}
+
+/**
  * JSON logs through pino. The request log line and every line written while handling a
  * request or a Kafka message carry correlationId, idLoja and traceId.
  */
@@ -31,7 +39,7 @@ export function loggingModule(service: string, level: string): DynamicModule {
       genReqId: (_request: IncomingMessage) => requestContext.get()?.correlationId ?? 'unknown',
       autoLogging: { ignore: (request) => request.url === '/healthz' },
       serializers: {
-        req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, url: request.url }),
+        req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, url: loggedUrl(request.url) }),
         res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
       },
       redact: ['req.headers.authorization', 'req.headers["x-admin-key"]'],

@@ -1,0 +1,13 @@
+import { loggedUrl } from './logging';
+
+describe('loggedUrl', () => {
+  it('keeps the public tracking page token out of request logs', () => {
+    expect(loggedUrl('/rastreio/AbC123-_xyz')).toBe('/rastreio/…');
+    expect(loggedUrl('/rastreio/AbC123?x=1')).toBe('/rastreio/…?x=1');
+  });
+
+  it('leaves every other path as it is', () => {
+    expect(loggedUrl('/v1/pedidoRastreio?chave=numeroPedido&valor=PED-1')).toBe('/v1/pedidoRastreio?chave=numeroPedido&valor=PED-1');
+    expect(loggedUrl('/v1/rastreio/abc')).toBe('/v1/rastreio/abc');
+  });
+});
