@@ -10,3 +10,4 @@ export * from './internal-api';
 export * from './configure-http';
 export * from './rate-limit/rate-limit.guard';
 export * from './route-access';
+export * from './paginacao';

@@ -1,25 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
+import { Paginacao } from '@trilha/http';
 
-export class ListarAtendimentosQuery {
+export class ListarAtendimentosQuery extends Paginacao {
   @ApiPropertyOptional({ enum: ['aberto', 'encerrado'] })
   @IsOptional()
   @IsIn(['aberto', 'encerrado'])
   status?: 'aberto' | 'encerrado';
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  pagina: number = 1;
-
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(100)
-  porPagina: number = 20;
 }

@@ -1,23 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import type { TipoPedido } from '@trilha/tracking-domain';
-import { TIPOS_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
+import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IdentificacaoDoPedido } from '../salvar-pedido/salvar-pedido.request';
 import { DataHora, Texto, TextoOpcional } from '../validation';
 
 const semChave = (body: RegistrarEventoRequest) => body.codigoRastreio == null && body.chaveNFe == null && body.identificador == null;
 const UMA_CHAVE = 'informe ao menos um de codigoRastreio, chaveNFe ou identificador';
 
 /** POST /pedidoRastreio/evento (CONTRACT.md section 4). */
-export class RegistrarEventoRequest {
-  @Texto(100, { example: '1001' }) numeroPedido: string;
-
-  @ApiProperty({ enum: TIPOS_PEDIDO, default: 'envio', required: false })
-  @IsOptional()
-  @IsIn(TIPOS_PEDIDO, { message: 'tipoPedido deve ser envio ou reversa' })
-  tipoPedido?: TipoPedido;
-
-  @TextoOpcional(100, { example: 'MLB-2000123' }) pedidoCanal?: string;
-
+export class RegistrarEventoRequest extends IdentificacaoDoPedido {
   // At least one of the three keys; the first present is the volume's chaveEnvio.
   @ApiProperty({ type: String, maxLength: 100, required: false, example: 'BR123456789BR', description: 'Código de rastreio do volume.' })
   @ValidateIf((body: RegistrarEventoRequest) => body.codigoRastreio != null || semChave(body))

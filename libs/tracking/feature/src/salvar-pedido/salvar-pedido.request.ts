@@ -52,8 +52,8 @@ export class ItemPedido {
   valorUnitario: number;
 }
 
-/** PUT /pedido: the whole order as the store has it (a full replacement of what it said before). */
-export class SalvarPedidoRequest {
+/** How a store names an order: its number and type (the key), and the sales channel's own id. */
+export class IdentificacaoDoPedido {
   @Texto(100, { example: '1001' }) numeroPedido: string;
 
   @ApiProperty({ enum: TIPOS_PEDIDO, default: 'envio', required: false })
@@ -62,6 +62,10 @@ export class SalvarPedidoRequest {
   tipoPedido?: TipoPedido;
 
   @TextoOpcional(100, { example: 'MLB-2000123' }) pedidoCanal?: string;
+}
+
+/** PUT /pedido: the whole order as the store has it (a full replacement of what it said before). */
+export class SalvarPedidoRequest extends IdentificacaoDoPedido {
   @TextoOpcional(50, { example: 'mercadolivre' }) canalVenda?: string;
 
   @ApiProperty({ enum: SITUACOES, default: 'novo', required: false })
