@@ -45,13 +45,11 @@ export class MessageConsumer {
   ): Promise<void> {
     const message = context.getMessage();
     const where = { topic: context.getTopic(), partition: context.getPartition(), offset: message.offset };
+    const passesOver = (type: string) => types !== undefined && !types.includes(type);
     // The relay names the type in a header: an event this handler does not act on is passed
-    // over before its payload is even parsed.
+    // over before its payload is even parsed (and after parsing, if the header is missing).
     const announcedType = headerValue(message.headers?.['event-type']);
-    if (types && announcedType !== undefined && !types.includes(announcedType)) {
-      handled.inc({ consumer, outcome: 'passed over' });
-      return;
-    }
+    if (announcedType !== undefined && passesOver(announcedType)) return void handled.inc({ consumer, outcome: 'passed over' });
     let event: T;
     try {
       event = parseEventMessage<T>(kafkaMessageJson(message.value), contract);
@@ -61,10 +59,7 @@ export class MessageConsumer {
       handled.inc({ consumer, outcome: 'rejected' });
       return;
     }
-    if (types && !types.includes(event.type)) {
-      handled.inc({ consumer, outcome: 'passed over' });
-      return;
-    }
+    if (passesOver(event.type)) return void handled.inc({ consumer, outcome: 'passed over' });
     const traceparent = headerValue(message.headers?.traceparent) ?? event.traceparent;
     await withSpanFrom(`process ${where.topic}`, traceparent, 'consumer', { 'messaging.consumer.group.name': consumer, 'messaging.message.id': event.id }, () =>
       requestContext.run({ correlationId: event.correlationId, causationId: event.id, idLoja: event.idLoja }, () =>
