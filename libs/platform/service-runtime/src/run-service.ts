@@ -8,6 +8,7 @@ import type { KafkaConnection } from '@trilha/config';
 import { createKafka, dataSourceOptions, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
 import { startOpsServer } from '@trilha/observability';
 import { createTopics } from './create-topics';
+import { restartCrashedConsumer } from './restart-crashed-consumer';
 
 export interface ServiceSpec {
   name: string;
@@ -51,29 +52,29 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   // From here on Nest's shutdown hooks close the app in order.
   process.removeListener('SIGTERM', exitBeforeStart).removeListener('SIGINT', exitBeforeStart);
   const logger = new NestLogger(spec.name);
-  if (spec.consumer) {
-    app.connectMicroservice<KafkaOptions>(
-      {
-        transport: Transport.KAFKA,
-        options: {
-          postfixId: '',
-          client: kafkaClientConfig(spec.kafka, spec.consumer.groupId),
-          // A fetch waits up to 5 ms for more messages rather than returning with the first
-          // one: under load each fetch carries a batch, so consumers and the broker make a
-          // fraction of the round trips (docs/BENCHMARKS.md, Foundation). The price is an idle
-          // consumer asking every 5 ms.
-          consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false, minBytes: 65536, maxWaitTimeInMs: 5 },
-          subscribe: { fromBeginning: spec.consumer.fromBeginning },
-          // Offsets are committed once a second rather than after every fetch: a redelivery
-          // after a crash is absorbed by the inbox, and the broker is spared a request per message.
-          run: { partitionsConsumedConcurrently: spec.consumer.partitions ?? 1, autoCommitInterval: 1000 },
-          producer: { createPartitioner: Partitioners.DefaultPartitioner },
-        },
-      },
-    );
-  }
+  const consumer = spec.consumer && app.connectMicroservice<KafkaOptions>({
+    transport: Transport.KAFKA,
+    options: {
+      postfixId: '',
+      client: kafkaClientConfig(spec.kafka, spec.consumer.groupId),
+      // A fetch waits up to 5 ms for more messages rather than returning with the first
+      // one: under load each fetch carries a batch, so consumers and the broker make a
+      // fraction of the round trips (docs/BENCHMARKS.md, Foundation). The price is an idle
+      // consumer asking every 5 ms.
+      consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false, minBytes: 65536, maxWaitTimeInMs: 5 },
+      subscribe: { fromBeginning: spec.consumer.fromBeginning },
+      // Offsets are committed once a second rather than after every fetch: a redelivery
+      // after a crash is absorbed by the inbox, and the broker is spared a request per message.
+      run: { partitionsConsumedConcurrently: spec.consumer.partitions ?? 1, autoCommitInterval: 1000 },
+      producer: { createPartitioner: Partitioners.DefaultPartitioner },
+    },
+  });
   await app.init();
-  if (spec.consumer) await app.startAllMicroservices();
+  let stopRestarting = () => {};
+  if (consumer) {
+    await app.startAllMicroservices();
+    stopRestarting = restartCrashedConsumer(consumer, logger);
+  }
 
   const admin = createKafka(spec.kafka, `${spec.name}-readiness`).admin();
   const dataSource = app.get<DataSource>(getDataSourceToken());
@@ -91,6 +92,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
 
   const stop = async (signal: string) => {
     logger.log(`${spec.name} stopping (${signal})`);
+    stopRestarting();
     ops.close();
     await admin.disconnect().catch(() => undefined);
   };
