@@ -2,7 +2,7 @@ import { KafkaContext } from '@nestjs/microservices';
 import { randomUUID } from 'node:crypto';
 import type { Consumer, KafkaMessage } from 'kafkajs';
 import { DataSource, type EntityManager } from 'typeorm';
-import { IsInt, IsString } from 'class-validator';
+import { IsInt } from 'class-validator';
 import { context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 import { requestContext } from '@trilha/observability';
 import { startTracing } from '@trilha/observability/tracing';
@@ -42,9 +42,6 @@ class TotalsProjection implements Projection {
 
 class AddedData {
   @IsInt() amount: number;
-}
-class NamedData {
-  @IsString() name: string;
 }
 
 startTracing('event-store-it');
@@ -198,10 +195,10 @@ describe('event store (PostgreSQL and Kafka)', () => {
       }
     });
 
-    it('handles a redelivered message once, skips an invalid one without blocking, and passes over types it does not act on', async () => {
+    it('handles a redelivered message once and skips an invalid one without blocking', async () => {
       await dataSource.query(`CREATE TABLE IF NOT EXISTS seen (event_id uuid, amount integer)`);
       const inbox = new MessageConsumer(dataSource);
-      const contract = { added: AddedData, named: NamedData };
+      const contract = { added: AddedData };
       const envelope = {
         id: randomUUID(), type: 'added', schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja: 3,
         correlationId: 'c', causationId: null, traceparent: null, data: { amount: 4 },
@@ -217,10 +214,6 @@ describe('event store (PostgreSQL and Kafka)', () => {
       await inbox.consume('it-consumer', contextFor({ ...envelope, id: randomUUID(), type: 'unknown' }), contract, handler);
       expect(await dataSource.query(`SELECT amount FROM seen`)).toEqual([{ amount: 4 }]);
 
-      const named = { ...envelope, id: randomUUID(), type: 'named', data: { name: 'x' } };
-      await inbox.consume('it-consumer', contextFor(named), contract, handler, ['added']);
-      expect(await dataSource.query(`SELECT amount FROM seen`)).toEqual([{ amount: 4 }]);
-      expect(await dataSource.query(`SELECT * FROM inbox WHERE event_id = $1`, [named.id])).toEqual([]);
     });
   });
 });

@@ -2,6 +2,7 @@ export * from './database';
 export * from './decider';
 export * from './event-store';
 export * from './event-store.module';
+export * from './inbox/kafka-server';
 export * from './inbox/message-consumer';
 export * from './kafka';
 export * from './kafka-topics';

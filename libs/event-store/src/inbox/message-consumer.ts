@@ -18,8 +18,8 @@ export type MessageHandler<T extends EventEnvelope> = (event: T, manager: Entity
  *
  * - An invalid message (bad envelope, unknown type, bad payload) is logged and skipped: it
  *   can never succeed, and it must not block its partition.
- * - A valid event of a type the handler does not act on (`types`) is passed over without a
- *   transaction: a commit per event nobody needs would cost the database a flush each.
+ * - Event types the handler does not act on never reach it: its `@EventPattern` names the
+ *   ones it does (`EventPatternExtras`), and `KafkaServer` passes over the rest unread.
  * - Any other failure (database down, a bug) is retried with backoff until it succeeds, so
  *   the partition waits rather than losing the event or reordering the store's events.
  * - The handler runs inside a span continuing the message's `traceparent`, with the event's
@@ -35,21 +35,9 @@ export class MessageConsumer {
     this.stopping = true;
   }
 
-  /** `types`: the event types `handler` acts on (default: every type of the contract). */
-  async consume<T extends EventEnvelope>(
-    consumer: string,
-    context: KafkaContext,
-    contract: TopicContract,
-    handler: MessageHandler<T>,
-    types?: readonly T['type'][],
-  ): Promise<void> {
+  async consume<T extends EventEnvelope>(consumer: string, context: KafkaContext, contract: TopicContract, handler: MessageHandler<T>): Promise<void> {
     const message = context.getMessage();
     const where = { topic: context.getTopic(), partition: context.getPartition(), offset: message.offset };
-    const passesOver = (type: string) => types !== undefined && !types.includes(type);
-    // The relay names the type in a header: an event this handler does not act on is passed
-    // over before its payload is even parsed (and after parsing, if the header is missing).
-    const announcedType = headerValue(message.headers?.['event-type']);
-    if (announcedType !== undefined && passesOver(announcedType)) return void handled.inc({ consumer, outcome: 'passed over' });
     let event: T;
     try {
       event = parseEventMessage<T>(kafkaMessageJson(message.value), contract);
@@ -59,7 +47,6 @@ export class MessageConsumer {
       handled.inc({ consumer, outcome: 'rejected' });
       return;
     }
-    if (passesOver(event.type)) return void handled.inc({ consumer, outcome: 'passed over' });
     const traceparent = headerValue(message.headers?.traceparent) ?? event.traceparent;
     await withSpanFrom(`process ${where.topic}`, traceparent, 'consumer', { 'messaging.consumer.group.name': consumer, 'messaging.message.id': event.id }, () =>
       requestContext.run({ correlationId: event.correlationId, causationId: event.id, idLoja: event.idLoja }, () =>

@@ -1,11 +1,10 @@
 import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
-import { Transport, type KafkaOptions } from '@nestjs/microservices';
 import { Partitioners } from 'kafkajs';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { KafkaConnection } from '@trilha/config';
-import { createKafka, dataSourceOptions, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
+import { createKafka, dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
 import { startOpsServer } from '@trilha/observability';
 import { createTopics } from './create-topics';
 import { restartCrashedConsumer } from './restart-crashed-consumer';
@@ -52,22 +51,21 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   // From here on Nest's shutdown hooks close the app in order.
   process.removeListener('SIGTERM', exitBeforeStart).removeListener('SIGINT', exitBeforeStart);
   const logger = new NestLogger(spec.name);
-  const consumer = spec.consumer && app.connectMicroservice<KafkaOptions>({
-    transport: Transport.KAFKA,
-    options: {
+  const consumer = spec.consumer && app.connectMicroservice({
+    strategy: new KafkaServer({
       postfixId: '',
       client: kafkaClientConfig(spec.kafka, spec.consumer.groupId),
-      // A fetch waits up to 5 ms for more messages rather than returning with the first
-      // one: under load each fetch carries a batch, so consumers and the broker make a
-      // fraction of the round trips (docs/BENCHMARKS.md, Foundation). The price is an idle
-      // consumer asking every 5 ms.
-      consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false, minBytes: 65536, maxWaitTimeInMs: 5 },
+      // A fetch returns once 1 KiB of messages is there (two or three events), or after
+      // 50 ms: under load each fetch carries a batch, so consumers and the broker make a
+      // fraction of the round trips, and an idle consumer asks 20 times a second, not 200
+      // (docs/BENCHMARKS.md, Foundation). The price: a lone event may wait up to 50 ms.
+      consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false, minBytes: 1024, maxWaitTimeInMs: 50 },
       subscribe: { fromBeginning: spec.consumer.fromBeginning },
       // Offsets are committed once a second rather than after every fetch: a redelivery
       // after a crash is absorbed by the inbox, and the broker is spared a request per message.
       run: { partitionsConsumedConcurrently: spec.consumer.partitions ?? 1, autoCommitInterval: 1000 },
       producer: { createPartitioner: Partitioners.DefaultPartitioner },
-    },
+    }),
   });
   await app.init();
   let stopRestarting = () => {};

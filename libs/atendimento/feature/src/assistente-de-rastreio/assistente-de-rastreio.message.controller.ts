@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
-import { LOJAS_CONTRACT, TOPICS, type LojaMessage } from '@trilha/contracts';
-import { MessageConsumer } from '@trilha/event-store';
+import { LOJA_EVENT_TYPES, LOJAS_CONTRACT, TOPICS, type LojaMessage } from '@trilha/contracts';
+import { MessageConsumer, type EventPatternExtras } from '@trilha/event-store';
 import { assistenteDeRastreio } from '@trilha/atendimento-domain';
 import { AgentesService } from '../agentes.service';
 
@@ -20,16 +20,10 @@ export class AssistenteDeRastreioMessageController {
     private readonly agentes: AgentesService,
   ) {}
 
-  @EventPattern(TOPICS.lojas)
+  @EventPattern(TOPICS.lojas, { eventTypes: [LOJA_EVENT_TYPES.criada] } satisfies EventPatternExtras)
   onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
-    return this.consumer.consume<LojaMessage>(
-      ASSISTENTE_DE_RASTREIO_CONSUMER,
-      context,
-      LOJAS_CONTRACT,
-      async (event) => {
-        if (event.type === 'loja.criada') await this.agentes.criar(assistenteDeRastreio(event.data.idLoja, event.data.criadaEm));
-      },
-      ['loja.criada'],
-    );
+    return this.consumer.consume<LojaMessage>(ASSISTENTE_DE_RASTREIO_CONSUMER, context, LOJAS_CONTRACT, async (event) => {
+      if (event.type === LOJA_EVENT_TYPES.criada) await this.agentes.criar(assistenteDeRastreio(event.data.idLoja, event.data.criadaEm));
+    });
   }
 }
