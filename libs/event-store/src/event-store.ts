@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentTraceparent, requestContext } from '@trilha/observability';
-import type { EventEnvelope } from '@trilha/contracts';
-import { fromRow, toEnvelope, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
+import { fromRow, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
 import type { Projection } from './projections/projection';
 
 /** Another writer appended to the stream since it was read. */
@@ -16,7 +15,7 @@ export class ConcurrencyError extends Error {
  * Where an event goes on Kafka, if anywhere: its topic and the payload consumers see
  * (which may leave out what only the owning service needs). `null` keeps it private.
  */
-export type OutboxRouting = (event: StoredEvent) => { topic: string; data: object } | null;
+export type OutboxRouting = (event: DomainEvent) => { topic: string; data: object } | null;
 
 export interface AppendOptions {
   idLoja: number;
@@ -88,40 +87,43 @@ export class EventStore {
     const traceparent = currentTraceparent();
     const stored: StoredEvent[] = [];
     for (const [index, event] of events.entries()) {
+      const route = this.routing(event);
       let rows: EventRow[];
       try {
+        // One round trip: the event and, if it leaves the service, its outbox message. The
+        // message is the envelope as the event row has it (PostgreSQL's clock for occurredAt,
+        // in JavaScript's ISO form), with the data the routing chose.
         rows = await manager.query(
-          `INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, id_loja,
-                               correlation_id, causation_id, traceparent, occurred_at)
-           VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, $9, clock_timestamp())
-           RETURNING *`,
+          `WITH stored AS (
+             INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, id_loja,
+                                 correlation_id, causation_id, traceparent, occurred_at)
+             VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, $9, clock_timestamp())
+             RETURNING *
+           ), queued AS (
+             INSERT INTO outbox (topic, message_key, envelope)
+             SELECT $10::text, id_loja::text, jsonb_build_object(
+                      'id', event_id, 'type', type, 'schemaVersion', schema_version,
+                      'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                      'idLoja', id_loja, 'correlationId', correlation_id, 'causationId', causation_id,
+                      'traceparent', traceparent, 'data', $11::jsonb)
+             FROM stored WHERE $10::text IS NOT NULL
+           )
+           SELECT * FROM stored`,
           [streamId, expectedVersion + index + 1, randomUUID(), event.type, event.data, options.idLoja,
-            correlationId, causationId, traceparent],
+            correlationId, causationId, traceparent, route?.topic ?? null, route ? JSON.stringify(route.data) : null],
         );
       } catch (error) {
         if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new ConcurrencyError(streamId, expectedVersion);
         throw error;
       }
+      if (route) this.outboxWriters.add(manager);
       stored.push(fromRow(rows[0]));
     }
     for (const event of stored) {
       for (const projection of this.projections) {
         if (projection.handles.includes(event.type)) await projection.apply(manager, event);
       }
-      await this.enqueue(manager, event);
     }
     return stored;
-  }
-
-  private async enqueue(manager: EntityManager, event: StoredEvent): Promise<void> {
-    const route = this.routing(event);
-    if (!route) return;
-    const envelope: EventEnvelope = { ...toEnvelope(event), data: route.data };
-    await manager.query(`INSERT INTO outbox (topic, message_key, envelope) VALUES ($1, $2, $3)`, [
-      route.topic,
-      String(event.idLoja),
-      envelope,
-    ]);
-    this.outboxWriters.add(manager);
   }
 }

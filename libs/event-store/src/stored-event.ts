@@ -44,9 +44,3 @@ export function fromRow(row: EventRow): StoredEvent {
     globalPosition: String(row.global_position),
   };
 }
-
-/** The envelope alone, as published to Kafka. */
-export function toEnvelope(event: StoredEvent): EventEnvelope {
-  const { streamId: _streamId, streamVersion: _streamVersion, globalPosition: _position, ...envelope } = event;
-  return envelope;
-}
