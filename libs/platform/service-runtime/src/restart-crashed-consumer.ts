@@ -29,7 +29,8 @@ export function restartCrashedConsumer(microservice: INestMicroservice, logger: 
   const scheduleRestart = (delayMs: number) => {
     timer = setTimeout(async () => {
       if (stopped) return;
-      // The old consumer is already disconnected; its producer is not.
+      // A crashed consumer has disconnected itself but not its producer; a failed attempt may
+      // have left both half-started.
       const [, consumer, producer] = microservice.unwrap<[Kafka, Consumer, Producer]>();
       await Promise.all([consumer.disconnect(), producer.disconnect()]).catch(() => undefined);
       try {
