@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import type { TLSSocket } from 'node:tls';
 import { problem, sendProblem } from './problem';
 
 /**
@@ -7,6 +8,7 @@ import { problem, sendProblem } from './problem';
  * is believed; anything else gets 403.
  */
 export function httpsOnlyMiddleware(request: Request, response: Response, next: NextFunction): void {
-  if (request.secure) return next();
+  // Our own TLS first: asking `secure` parses the peer's address against the trusted proxies.
+  if ((request.socket as TLSSocket).encrypted || request.secure) return next();
   sendProblem(response, problem(403, 'Use HTTPS.', request.originalUrl));
 }

@@ -1,4 +1,5 @@
 export * from './trace-context';
 export * from './request-context';
 export * from './logging';
+export * from './logged-url';
 export * from './ops-server';

@@ -2,6 +2,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { RequestMethod, type DynamicModule } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { requestContext } from './request-context';
+import { loggedUrl } from './logged-url';
 import { currentTraceIds } from './trace-context';
 
 /** Fields on every log line: the request or message being handled and its trace. */
@@ -12,14 +13,6 @@ export function logContextFields(): Record<string, unknown> {
     ...(context?.idLoja !== undefined && { idLoja: context.idLoja }),
     ...currentTraceIds(),
   };
-}
-
-/**
- * The public tracking page's token (`/rastreio/<token>`) lets anyone see the order: it is a
- * credential, so request logs show the path without it.
- */
-export function loggedUrl(url: string): string {
-  return url.replace(/^\/rastreio\/[^/?#]+/, '/rastreio/…');
 }
 
 /**
@@ -38,11 +31,14 @@ export function loggingModule(service: string, level: string): DynamicModule {
       mixin: logContextFields,
       genReqId: (_request: IncomingMessage) => requestContext.get()?.correlationId ?? 'unknown',
       autoLogging: { ignore: (request) => request.url === '/healthz' },
+      // The serializers take Node's own request and response: pino's wrappers would first copy
+      // every header of every request into an object that these then drop.
+      wrapSerializers: false,
       serializers: {
-        req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, url: loggedUrl(request.url) }),
+        req: (request: IncomingMessage & { id: string; originalUrl?: string }) =>
+          ({ id: request.id, method: request.method, url: loggedUrl(request.originalUrl ?? request.url ?? '') }),
         res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
       },
-      redact: ['req.headers.authorization', 'req.headers["x-admin-key"]'],
     },
   });
 }

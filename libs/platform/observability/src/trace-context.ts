@@ -1,4 +1,6 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Context } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { loggedUrl } from './logged-url';
 
 /** The W3C `traceparent` of the active span, to store with an event. */
 export function currentTraceparent(): string | null {
@@ -40,4 +42,29 @@ export async function withSpanFrom<T>(
       span.end();
     }
   });
+}
+
+/**
+ * Express middleware: each request runs inside its server span, continuing the caller's W3C
+ * `traceparent`, so its log lines, its forwarded calls and the events it writes share the
+ * caller's trace. It stands in for OpenTelemetry's http instrumentation, which binds every
+ * listener of every request and response to the trace context and so cost a quarter of a
+ * request's CPU here (docs/BENCHMARKS.md, session 4); attributes are set only when the span
+ * is recorded.
+ */
+export function traceRequestMiddleware(request: IncomingMessage, response: ServerResponse, next: () => void): void {
+  const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+  const span = trace.getTracer('trilha').startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
+  if (span.isRecording()) {
+    span.setAttributes({ 'http.request.method': request.method ?? '', 'url.path': loggedUrl((request.url ?? '').split('?')[0]) });
+    response.once('finish', () => {
+      // Express names the route it matched once the handler ran; a forwarded route is the gateway's catch-all.
+      const route = (request as IncomingMessage & { route?: { path?: string } }).route?.path;
+      if (route) span.updateName(`${request.method} ${route}`).setAttribute('http.route', route);
+      span.setAttribute('http.response.status_code', response.statusCode);
+      if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    });
+  }
+  response.once('close', () => span.end());
+  context.with(trace.setSpan(parent, span), next);
 }

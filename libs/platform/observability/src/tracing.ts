@@ -1,10 +1,8 @@
 /**
  * OpenTelemetry tracing. Imported by each app's `tracing.ts`, which main.ts imports before
- * anything else: the instrumentation patches `http` only if it loads after this.
+ * anything else, so that the tracer is in place before any span is started.
  * This file must import nothing but OpenTelemetry.
  */
-import { registerInstrumentations } from '@opentelemetry/instrumentation';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOffSampler, BatchSpanProcessor, NodeTracerProvider, ParentBasedSampler } from '@opentelemetry/sdk-trace-node';
@@ -19,8 +17,9 @@ let provider: NodeTracerProvider | undefined;
  * for it, but trace context is still created and propagated (W3C `traceparent`), so logs and
  * Kafka headers carry trace ids either way.
  *
- * Only `http` is instrumented: one span per request in and out is what a trace across the
- * services needs, and a span per Express middleware cost more CPU than the request's own work.
+ * Spans: each HTTP request (`traceRequestMiddleware`), each Kafka message handled and each
+ * outbox message published (`withSpanFrom`). No library is instrumented: OpenTelemetry's http
+ * instrumentation cost a quarter of a request's CPU (docs/BENCHMARKS.md).
  */
 export function startTracing(serviceName: string): void {
   if (provider) return;
@@ -31,9 +30,6 @@ export function startTracing(serviceName: string): void {
     ...(!exporting && { sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }) }),
   });
   provider.register();
-  registerInstrumentations({
-    instrumentations: [new HttpInstrumentation({ ignoreIncomingRequestHook: (request) => request.url === '/healthz' })],
-  });
 }
 
 export async function stopTracing(): Promise<void> {

@@ -14,16 +14,20 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 @Injectable()
 export class InternalCallerGuard implements CanActivate {
+  private readonly expected: Buffer;
+
   constructor(
     private readonly reflector: Reflector,
-    private readonly internalToken: string,
-  ) {}
+    internalToken: string,
+  ) {
+    this.expected = digest(internalToken);
+  }
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
     const request = context.switchToHttp().getRequest<Request & { idLoja?: number; origem?: string }>();
     const token = request.header(INTERNAL_HEADERS.token) ?? '';
-    if (!timingSafeEqual(digest(token), digest(this.internalToken))) throw new UnauthorizedException('Chamada interna sem credencial.');
+    if (!timingSafeEqual(digest(token), this.expected)) throw new UnauthorizedException('Chamada interna sem credencial.');
     const origem = request.header(INTERNAL_HEADERS.origem) ?? 'api';
     request.origem = (ORIGENS as readonly string[]).includes(origem) ? origem : 'api';
     if (this.reflector.getAllAndOverride<boolean>(SEM_LOJA, [context.getHandler(), context.getClass()])) return true;

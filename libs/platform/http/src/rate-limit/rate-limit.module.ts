@@ -27,7 +27,8 @@ export interface RateLimitOptions {
 @Module({})
 export class RateLimitModule {
   static register(options: RateLimitOptions): DynamicModule {
-    const redis = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    // Auto-pipelining sends the counters of requests that arrive together in one write.
+    const redis = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
     return {
       module: RateLimitModule,
       imports: [

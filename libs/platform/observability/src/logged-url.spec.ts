@@ -1,4 +1,4 @@
-import { loggedUrl } from './logging';
+import { loggedUrl } from './logged-url';
 
 describe('loggedUrl', () => {
   it('keeps the public tracking page token out of request logs', () => {
