@@ -1,61 +1,59 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { TrackingMessage, VolumeRef } from '@trilha/contracts';
+import type { TrackingMessage } from '@trilha/contracts';
 import type { PedidoRastreado } from '@trilha/atendimento-domain';
 
 /** How many orders one answer may name. */
 const MAX_PEDIDOS = 5;
 
+const SALVAR_PEDIDO = (canal: string) => `
+  INSERT INTO rastreio_pedidos (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, link_rastreio)
+  VALUES ($1, $2, $3, $4, $5, $6)
+  ON CONFLICT (id_pedido) DO UPDATE SET numero_pedido = $3, tipo_pedido = $4, pedido_canal = ${canal}, link_rastreio = $6
+  WHERE rastreio_pedidos.id_loja = $2`;
+
 /**
- * Applies a tracking event to the agents' view of the stores' orders. Messages of one store
- * arrive in order (key = idLoja), so the last one read has the order's current identifiers.
+ * The order, its volume and the event in one statement: the data-modifying CTEs write the
+ * order and the volume, the main statement the event. `seJaExiste`: a registration of a
+ * known hash changes nothing; a correction gives the event's values as they now are,
+ * visibility included.
+ */
+const SALVAR_EVENTO = (seJaExiste: string) => `
+  WITH pedido AS (${SALVAR_PEDIDO('COALESCE($5, rastreio_pedidos.pedido_canal)')}),
+  volume AS (
+    INSERT INTO rastreio_volumes (id_pedido, chave_envio, id_loja, codigo_rastreio, codigo_envio, rotulo, encerrado)
+    VALUES ($1, $7, $2, $8, $9, $10, $11)
+    ON CONFLICT (id_pedido, chave_envio) DO UPDATE SET
+      codigo_rastreio = COALESCE($8, rastreio_volumes.codigo_rastreio),
+      codigo_envio = COALESCE($9, rastreio_volumes.codigo_envio),
+      rotulo = COALESCE($10, rastreio_volumes.rotulo),
+      encerrado = rastreio_volumes.encerrado OR $11
+    WHERE rastreio_volumes.id_loja = $2)
+  INSERT INTO rastreio_eventos (id_loja, hash, id_pedido, chave_envio, data_hora, descricao, visivel)
+  VALUES ($2, $12, $1, $7, $13, $14, $15)
+  ON CONFLICT (id_loja, hash) ${seJaExiste}`;
+const REGISTRAR_EVENTO = SALVAR_EVENTO('DO NOTHING');
+const CORRIGIR_EVENTO = SALVAR_EVENTO('DO UPDATE SET data_hora = $13, descricao = $14, visivel = $15');
+
+/**
+ * Applies a tracking event to the agents' view of the stores' orders, in one round trip.
+ * Messages of one store arrive in order (key = idLoja), so the last one read has the order's
+ * current identifiers.
  */
 export async function aplicarEventoDeRastreio(event: TrackingMessage, manager: EntityManager): Promise<void> {
   const { idLoja } = event;
   const pedido = event.data;
+  const doPedido = [pedido.idPedido, idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal ?? null, pedido.linkRastreio];
   // pedido.salvo carries the order as it now is; a tracking event may leave pedidoCanal out.
-  const canal = event.type === 'pedido.salvo' ? '$5' : 'COALESCE($5, rastreio_pedidos.pedido_canal)';
-  await manager.query(
-    `INSERT INTO rastreio_pedidos (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, link_rastreio)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (id_pedido) DO UPDATE SET numero_pedido = $3, tipo_pedido = $4, pedido_canal = ${canal}, link_rastreio = $6
-     WHERE rastreio_pedidos.id_loja = $2`,
-    [pedido.idPedido, idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal ?? null, pedido.linkRastreio],
-  );
-  if (event.type === 'pedido.salvo') return;
+  if (event.type === 'pedido.salvo') return void (await manager.query(SALVAR_PEDIDO('$5'), doPedido));
   const { data } = event;
-  if (event.type === 'rastreio.evento.registrado') {
-    await salvarVolume(manager, idLoja, data, event.data.encerraVolume);
-    await manager.query(
-      `INSERT INTO rastreio_eventos (id_loja, hash, id_pedido, chave_envio, data_hora, descricao, visivel)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id_loja, hash) DO NOTHING`,
-      [idLoja, data.hash, data.idPedido, data.chaveEnvio, data.dataHora, data.descricao, data.visivelClienteFinal],
-    );
-  } else {
-    await salvarVolume(manager, idLoja, data, false);
-    // A correction gives the event's values as they now are, visibility included.
-    await manager.query(
-      `INSERT INTO rastreio_eventos (id_loja, hash, id_pedido, chave_envio, data_hora, descricao, visivel)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (id_loja, hash) DO UPDATE SET data_hora = $5, descricao = $6, visivel = $7`,
-      [idLoja, data.hash, data.idPedido, data.chaveEnvio, data.dataHora, data.descricao, data.visivelClienteFinal],
-    );
-  }
-}
-
-async function salvarVolume(manager: EntityManager, idLoja: number, volume: VolumeRef, encerra: boolean): Promise<void> {
-  await manager.query(
-    `INSERT INTO rastreio_volumes (id_pedido, chave_envio, id_loja, codigo_rastreio, codigo_envio, rotulo, encerrado)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (id_pedido, chave_envio) DO UPDATE SET
-       codigo_rastreio = COALESCE($4, rastreio_volumes.codigo_rastreio),
-       codigo_envio = COALESCE($5, rastreio_volumes.codigo_envio),
-       rotulo = COALESCE($6, rastreio_volumes.rotulo),
-       encerrado = rastreio_volumes.encerrado OR $7
-     WHERE rastreio_volumes.id_loja = $3`,
-    [volume.idPedido, volume.chaveEnvio, idLoja, volume.codigoRastreio ?? null, volume.codigoEnvio ?? null, volume.rotulo ?? null, encerra],
-  );
+  const registrado = event.type === 'rastreio.evento.registrado';
+  await manager.query(registrado ? REGISTRAR_EVENTO : CORRIGIR_EVENTO, [
+    ...doPedido,
+    data.chaveEnvio, data.codigoRastreio ?? null, data.codigoEnvio ?? null, data.rotulo ?? null, registrado && event.data.encerraVolume,
+    data.hash, data.dataHora, data.descricao, data.visivelClienteFinal,
+  ]);
 }
 
 interface PedidoRow {
