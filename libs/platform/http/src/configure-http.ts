@@ -1,6 +1,6 @@
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { traceRequestMiddleware } from '@trilha/observability';
+import { requestLogMiddleware, traceRequestMiddleware } from '@trilha/observability';
 import { bodyParserErrorHandler, jsonBodyParser } from './body-parser';
 import { httpsOnlyMiddleware } from './https-only.middleware';
 import { ProblemDetailsFilter } from './problem.filter';
@@ -11,14 +11,14 @@ export const API_PREFIX = 'v1';
 
 /**
  * The HTTP conventions every Trilha HTTP server shares (CONTRACT.md section 0): a span per
- * request continuing the caller's `traceparent`, request ids,
+ * request continuing the caller's `traceparent`, request ids, a log line per request,
  * JSON bodies up to 1 MiB, strict validation, RFC 9457 problems, the /v1 prefix. The public
  * gateway adds HTTPS only; services' internal ports are reached through the gateway.
  * Create the app with `bodyParser: false`: the parser here turns its errors into problems.
  */
 export function configureHttp(app: NestExpressApplication, options: { httpsOnly: boolean; prefixExclude?: (string | RouteInfo)[] }): void {
   app.disable('x-powered-by');
-  app.use(traceRequestMiddleware, requestIdMiddleware);
+  app.use(traceRequestMiddleware, requestIdMiddleware, requestLogMiddleware);
   if (options.httpsOnly) app.use(httpsOnlyMiddleware);
   app.use(jsonBodyParser, bodyParserErrorHandler);
   app.setGlobalPrefix(API_PREFIX, { exclude: options.prefixExclude ?? [] });

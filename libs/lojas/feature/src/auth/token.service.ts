@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { LRUCache } from 'lru-cache';
 import { LOJAS_OPTIONS, type LojasOptions } from '../lojas.options';
 
 interface TokenClaims {
@@ -7,6 +8,11 @@ interface TokenClaims {
   idLoja: number;
   /** Issue time in milliseconds: a deactivation revokes tokens issued before it, to the ms. */
   emt: number;
+}
+
+export interface TokenVerificado {
+  idLoja: number;
+  emitidoEmMs: number;
 }
 
 export interface TokenEmitido {
@@ -19,6 +25,13 @@ export interface TokenEmitido {
 /** Store-scoped bearer tokens: HS256 JWTs with a lifetime, checked against the store's status. */
 @Injectable()
 export class TokenService {
+  /**
+   * Tokens whose signature was already checked, each kept no longer than it is valid: a client
+   * sends the same token with every request, and checking the signature was a tenth of the
+   * gateway's CPU per request. Revocation is not cached here (the guard asks LojaStatusCache).
+   */
+  private readonly verificados = new LRUCache<string, TokenVerificado>({ max: 10_000 });
+
   constructor(
     private readonly jwt: JwtService,
     @Inject(LOJAS_OPTIONS) private readonly options: LojasOptions,
@@ -37,11 +50,16 @@ export class TokenService {
   }
 
   /** The token's store and issue time, or undefined for a malformed, forged or expired token. */
-  async verificar(token: string): Promise<{ idLoja: number; emitidoEmMs: number } | undefined> {
+  async verificar(token: string): Promise<TokenVerificado | undefined> {
+    const conhecido = this.verificados.get(token);
+    if (conhecido) return conhecido;
     try {
-      const claims = await this.jwt.verifyAsync<TokenClaims>(token, { algorithms: ['HS256'] });
+      const claims = await this.jwt.verifyAsync<TokenClaims & { exp: number }>(token, { algorithms: ['HS256'] });
       if (!Number.isInteger(claims.idLoja) || typeof claims.emt !== 'number') return undefined;
-      return { idLoja: claims.idLoja, emitidoEmMs: claims.emt };
+      const verificado = { idLoja: claims.idLoja, emitidoEmMs: claims.emt };
+      const validoPorMs = claims.exp * 1000 - Date.now();
+      if (validoPorMs > 0) this.verificados.set(token, verificado, { ttl: validoPorMs });
+      return verificado;
     } catch {
       return undefined;
     }
