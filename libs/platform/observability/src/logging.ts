@@ -6,12 +6,11 @@ import { loggedUrl } from './logged-url';
 import { currentTraceIds } from './trace-context';
 
 /** Fields on every log line: the request or message being handled and its trace. */
-export function logContextFields(): Record<string, unknown> {
-  const context = requestContext.get();
+export function logContextFields(context = requestContext.get(), traceIds = currentTraceIds()): Record<string, unknown> {
   return {
     ...(context && { correlationId: context.correlationId }),
     ...(context?.idLoja !== undefined && { idLoja: context.idLoja }),
-    ...currentTraceIds(),
+    ...traceIds,
   };
 }
 
@@ -31,7 +30,7 @@ export function loggingModule(service: string, level: string): DynamicModule {
       messageKey: 'msg',
       timestamp: () => `,"time":"${new Date().toISOString()}"`,
       formatters: { level: (label) => ({ level: label }) },
-      mixin: logContextFields,
+      mixin: () => logContextFields(),
     },
   });
 }
@@ -52,9 +51,7 @@ export function requestLogMiddleware(request: IncomingMessage & { originalUrl?: 
     if (!logger.isLevelEnabled(level)) return;
     logger[level](
       {
-        ...(context && { correlationId: context.correlationId }),
-        ...(context?.idLoja !== undefined && { idLoja: context.idLoja }),
-        ...traceIds,
+        ...logContextFields(context, traceIds),
         req: { id: context?.correlationId, method: request.method, url: loggedUrl(request.originalUrl ?? request.url ?? '') },
         res: { statusCode: response.statusCode },
         responseTime: Date.now() - startedAt,
