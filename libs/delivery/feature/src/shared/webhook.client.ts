@@ -55,9 +55,11 @@ export class WebhookClient implements OnApplicationShutdown {
   ) {
     this.agent = new Agent({
       // One TLS context for every connection (building one per connection re-parses every root CA).
-      connect: { secureContext: createSecureContext({ ca: caExtra ? [...rootCertificates, caExtra] : undefined }), lookup: guard.lookup, timeout: TIMEOUT_MS },
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
+      // The attempt's 10 s are AbortSignal.timeout's (below): undici's own timers tick every
+      // half second and can fire that much early, so they only back it up.
+      connect: { secureContext: createSecureContext({ ca: caExtra ? [...rootCertificates, caExtra] : undefined }), lookup: guard.lookup, timeout: TIMEOUT_MS + 1_000 },
+      headersTimeout: TIMEOUT_MS + 1_000,
+      bodyTimeout: TIMEOUT_MS + 1_000,
       keepAliveTimeout: 10_000,
     });
   }
