@@ -1,5 +1,5 @@
 import { sign } from 'jsonwebtoken';
-import { apiClient, clientAddress, createStore, eventually, expectInvalid, expectProblem, startReplica, testStack, type Replica } from '@trilha/testing';
+import { apiClient, clientAddress, createStore, eventually, expectInvalid, expectProblem, serviceLogs, startReplica, testStack, type Replica } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -54,6 +54,16 @@ describe('authentication (CONTRACT.md section 2)', () => {
     const me = await api('GET', '/loja', { token: auth.body.token });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ idLoja: loja.idLoja, nome: 'Loja Token', ativa: true });
+  });
+
+  it('keeps the account code, a credential, out of the request logs', async () => {
+    const loja = await createStore('Loja Log');
+    const headers = { ...clientAddress(), 'x-request-id': `codigo-log-${loja.idLoja}` };
+    expect((await api('GET', `/autenticacao/${loja.codigo}`, { headers })).status).toBe(200);
+    const line = await eventually('the gateway logging the exchange', () =>
+      serviceLogs(stack.dataDir, 'api-gateway').find((entry) => entry.correlationId === headers['x-request-id']));
+    expect(line).toMatchObject({ msg: 'request completed', req: { url: '/v1/autenticacao/…' } });
+    expect(serviceLogs(stack.dataDir, 'api-gateway').filter((entry) => JSON.stringify(entry).includes(loja.codigo))).toEqual([]);
   });
 
   it('gives the same 401 for an unknown code', async () => {
