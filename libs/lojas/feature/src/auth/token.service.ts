@@ -27,8 +27,9 @@ export interface TokenEmitido {
 export class TokenService {
   /**
    * Tokens whose signature was already checked, each kept no longer than it is valid: a client
-   * sends the same token with every request, and checking the signature was a tenth of the
-   * gateway's CPU per request. Revocation is not cached here (the guard asks LojaStatusCache).
+   * sends the same token with every request, and checking it (HMAC and JSON parsing) was ≈ 4 %
+   * of the gateway's CPU per request. Revocation is not cached here (the guard asks
+   * LojaStatusCache).
    */
   private readonly verificados = new LRUCache<string, TokenVerificado>({ max: 10_000 });
 
