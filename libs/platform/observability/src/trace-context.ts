@@ -2,6 +2,9 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loggedUrl } from './logged-url';
 
+/** Trilha's own spans (a proxy until the service registers its provider, then that provider's). */
+const tracer = trace.getTracer('trilha');
+
 /** The W3C `traceparent` of the active span, to store with an event. */
 export function currentTraceparent(): string | null {
   const carrier: Record<string, string> = {};
@@ -30,7 +33,6 @@ export async function withSpanFrom<T>(
   attributes: Record<string, string | number>,
   work: () => Promise<T>,
 ): Promise<T> {
-  const tracer = trace.getTracer('trilha');
   const spanKind = { consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER, internal: SpanKind.INTERNAL }[kind];
   return tracer.startActiveSpan(name, { kind: spanKind, attributes }, contextFrom(traceparent), async (span) => {
     try {
@@ -54,7 +56,7 @@ export async function withSpanFrom<T>(
  */
 export function traceRequestMiddleware(request: IncomingMessage, response: ServerResponse, next: () => void): void {
   const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-  const span = trace.getTracer('trilha').startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
+  const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
   if (span.isRecording()) {
     span.setAttributes({ 'http.request.method': request.method ?? '', 'url.path': loggedUrl((request.url ?? '').split('?')[0]) });
     response.once('finish', () => {
