@@ -10,11 +10,25 @@ const handled = new Counter({ name: 'trilha_messages_handled_total', help: 'Kafk
 
 const MAX_BACKOFF_MS = 5000;
 
+type Outcome = 'handled' | 'duplicate';
+
 export type MessageHandler<T extends EventEnvelope> = (event: T, manager: EntityManager) => Promise<void>;
+
+export interface ConsumeOptions {
+  /**
+   * The handler's writes come out the same when messages are delivered again in their order
+   * (after a crash, Kafka redelivers everything since the last committed offset): upserts of the
+   * values the message carries, inserts that ignore a repeat. It then runs without the inbox
+   * and without a transaction of the consumer's: for a one-statement handler, one round trip
+   * to PostgreSQL instead of four.
+   */
+  idempotent?: boolean;
+}
 
 /**
  * Consumes a Kafka message exactly once in effect: the event id goes into the inbox table
- * in the same transaction as the handler's writes, so a redelivery changes nothing.
+ * in the same transaction as the handler's writes, so a redelivery changes nothing (or, for
+ * handlers declared `idempotent`, their writes themselves make it so).
  *
  * - An invalid message (bad envelope, unknown type, bad payload) is logged and skipped: it
  *   can never succeed, and it must not block its partition.
@@ -35,7 +49,13 @@ export class MessageConsumer {
     this.stopping = true;
   }
 
-  async consume<T extends EventEnvelope>(consumer: string, context: KafkaContext, contract: TopicContract, handler: MessageHandler<T>): Promise<void> {
+  async consume<T extends EventEnvelope>(
+    consumer: string,
+    context: KafkaContext,
+    contract: TopicContract,
+    handler: MessageHandler<T>,
+    options: ConsumeOptions = {},
+  ): Promise<void> {
     const message = context.getMessage();
     const where = { topic: context.getTopic(), partition: context.getPartition(), offset: message.offset };
     let event: T;
@@ -50,24 +70,37 @@ export class MessageConsumer {
     const traceparent = headerValue(message.headers?.traceparent) ?? event.traceparent;
     await withSpanFrom(`process ${where.topic}`, traceparent, 'consumer', { 'messaging.consumer.group.name': consumer, 'messaging.message.id': event.id }, () =>
       requestContext.run({ correlationId: event.correlationId, causationId: event.id, idLoja: event.idLoja }, () =>
-        this.handleWithRetry(consumer, event, handler),
+        this.handleWithRetry(consumer, event, options.idempotent ? this.asIs(handler) : this.throughInbox(consumer, handler)),
       ),
     );
   }
 
-  private async handleWithRetry<T extends EventEnvelope>(consumer: string, event: T, handler: MessageHandler<T>): Promise<void> {
+  /** Runs the handler's writes in one transaction with the event's inbox row; a repeat is skipped. */
+  private throughInbox<T extends EventEnvelope>(consumer: string, handler: MessageHandler<T>): (event: T) => Promise<Outcome> {
+    return (event) =>
+      this.dataSource.transaction(async (manager) => {
+        const inserted = await manager.query(
+          `INSERT INTO inbox (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`,
+          [consumer, event.id],
+        );
+        if (inserted.length === 0) return 'duplicate';
+        await handler(event, manager);
+        return 'handled';
+      });
+  }
+
+  private asIs<T extends EventEnvelope>(handler: MessageHandler<T>): (event: T) => Promise<Outcome> {
+    return async (event) => {
+      await handler(event, this.dataSource.manager);
+      return 'handled';
+    };
+  }
+
+  private async handleWithRetry<T extends EventEnvelope>(consumer: string, event: T, handle: (event: T) => Promise<Outcome>): Promise<void> {
     let backoff = 100;
     for (;;) {
       try {
-        const outcome = await this.dataSource.transaction(async (manager) => {
-          const inserted = await manager.query(
-            `INSERT INTO inbox (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING event_id`,
-            [consumer, event.id],
-          );
-          if (inserted.length === 0) return 'duplicate';
-          await handler(event, manager);
-          return 'handled';
-        });
+        const outcome = await handle(event);
         handled.inc({ consumer, outcome });
         this.logger.log({ msg: `${outcome} ${event.type}`, consumer, eventId: event.id });
         return;

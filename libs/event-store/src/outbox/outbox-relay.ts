@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Pool } from 'pg';
+import { escapeLiteral, Pool, type QueryResult } from 'pg';
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import { Counter, Histogram } from 'prom-client';
 import type { EventEnvelope } from '@trilha/contracts';
@@ -52,12 +52,19 @@ export class OutboxRelay {
   private woken = false;
   private endPause?: () => void;
   private loop?: Promise<void>;
+  /** Starts the drain's transaction, takes the outbox lock if free and reads a batch under it. */
+  private readonly beginAndRead: string;
 
   constructor(
     private readonly kafka: Kafka,
     /** The service's database and schema: whose outbox this relay drains. */
-    private readonly database: Pick<ServiceDatabase, 'url' | 'schema'>,
+    database: Pick<ServiceDatabase, 'url' | 'schema'>,
   ) {
+    // The batch is read by a statement of its own, after the lock: its snapshot then holds
+    // everything the previous holder committed, deletes included.
+    this.beginAndRead = `BEGIN;
+      SELECT set_config('trilha.outbox_locked', pg_try_advisory_xact_lock(hashtext(${escapeLiteral(`${database.schema}.outbox`)}))::text, true) AS locked;
+      SELECT * FROM outbox WHERE current_setting('trilha.outbox_locked')::boolean ORDER BY position LIMIT ${BATCH}`;
     // A pool of one: it replaces its connection by itself after a database restart.
     this.pool = new Pool({ connectionString: database.url, max: 1, options: `-c search_path=${database.schema}` });
     const connectionLost = (error: Error) => this.logger.warn(`outbox relay connection lost: ${error.message}`);
@@ -121,23 +128,28 @@ export class OutboxRelay {
     });
   }
 
-  /** Publishes up to one batch. */
+  /**
+   * Publishes up to one batch in two round trips: the transaction's start, its lock and the
+   * batch in one, the delete and the commit in the other. Statements without parameters can
+   * share one message (PostgreSQL's simple protocol); each round trip is a loopback wake-up on
+   * both sides, and the relay runs once or more for every command that publishes.
+   */
   private async drainBatch(): Promise<Drained> {
     const client = await this.pool.connect();
     let failure: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const { rows: [{ locked }] } = await client.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [`${this.database.schema}.outbox`]);
-      if (!locked) {
+      const [, lock, { rows }] = (await client.query(this.beginAndRead)) as unknown as [QueryResult, QueryResult<{ locked: string }>, QueryResult<OutboxRow>];
+      if (lock.rows[0].locked !== 'true') {
         await client.query('ROLLBACK');
         return 'busy';
       }
-      const { rows } = await client.query<OutboxRow>(`SELECT * FROM outbox ORDER BY position LIMIT $1`, [BATCH]);
       if (rows.length > 0) {
         await this.publish(rows);
-        await client.query(`DELETE FROM outbox WHERE position = ANY($1::bigint[])`, [rows.map((row) => row.position)]);
+        // Positions are bigints from our own table: safe to write into the statement.
+        await client.query(`DELETE FROM outbox WHERE position = ANY('{${rows.map((row) => row.position).join(',')}}'::bigint[]); COMMIT`);
+      } else {
+        await client.query('COMMIT');
       }
-      await client.query('COMMIT');
       const now = Date.now();
       for (const row of rows) {
         published.inc({ topic: row.topic });

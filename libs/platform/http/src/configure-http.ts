@@ -18,6 +18,9 @@ export const API_PREFIX = 'v1';
  */
 export function configureHttp(app: NestExpressApplication, options: { httpsOnly: boolean; prefixExclude?: (string | RouteInfo)[] }): void {
   app.disable('x-powered-by');
+  // No ETag: nothing answers a conditional request (the gateway does not forward
+  // If-None-Match), and hashing every body cost ≈ 1 % of a read.
+  app.set('etag', false);
   app.use(traceRequestMiddleware, requestIdMiddleware, requestLogMiddleware);
   if (options.httpsOnly) app.use(httpsOnlyMiddleware);
   app.use(jsonBodyParser, bodyParserErrorHandler);

@@ -26,15 +26,17 @@ describe('rastreio view (PostgreSQL)', () => {
     await dataSource.destroy();
   });
 
+  /** As the consumer runs it: no inbox, no transaction around it (it is one statement). */
   const aplicar = (idLoja: number, type: TrackingMessage['type'], data: object) =>
-    dataSource.transaction((manager) =>
-      aplicarEventoDeRastreio({ id: randomUUID(), type, schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null, data } as TrackingMessage, manager),
+    aplicarEventoDeRastreio(
+      { id: randomUUID(), type, schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null, data } as TrackingMessage,
+      dataSource.manager,
     );
 
   const pedido = (idPedido: string, numeroPedido: string, pedidoCanal: string | null = null) =>
     ({ idPedido, numeroPedido, tipoPedido: 'envio', pedidoCanal, linkRastreio: `https://t/rastreio/${idPedido}` });
   const volume = (ref: ReturnType<typeof pedido>, codigoRastreio: string) =>
-    ({ ...ref, chaveEnvio: codigoRastreio, origemChave: 'codigoRastreio', codigoRastreio, chaveNFe: null, identificador: null, codigoEnvio: null, rotulo: null });
+    ({ ...ref, chaveEnvio: codigoRastreio, origemChave: 'codigoRastreio', codigoRastreio, chaveNFe: null, identificador: null, codigoEnvio: null, rotulo: null as string | null });
   const evento = (ref: ReturnType<typeof pedido>, codigo: string, dataHora: string, descricao: string, visivelClienteFinal = true) => ({
     ...volume(ref, codigo), hash: createHash('sha1').update(`${ref.idPedido}${codigo}${dataHora}${descricao}`).digest('hex'),
     dataHora, descricao, sigla: '', visivelClienteFinal, origem: 'api', encerraVolume: false,
@@ -91,5 +93,36 @@ describe('rastreio view (PostgreSQL)', () => {
     await aplicar(1, 'rastreio.evento.registrado', { ...evento(ref, 'EE8BR', '2026-03-01T10:00:00-03:00', 'Entregue'), encerraVolume: true });
     const [lido] = await view.buscar(1, ['8001']);
     expect(lido.volumes[0]).toMatchObject({ encerrado: true, codigoRastreio: 'EE8BR' });
+  });
+
+  it('ends where it was when a suffix of a store’s messages is delivered again in order (why it needs no inbox)', async () => {
+    const ref = pedido(randomUUID().slice(0, 32), '9001', 'CANAL-9');
+    const postado = evento(ref, 'FF9BR', '2026-03-01T10:00:00-03:00', 'Postado');
+    const interno = { ...evento(ref, 'FF9BR', '2026-03-02T10:00:00-03:00', 'Conferência', false), pedidoCanal: null, rotulo: 'Caixa 1' };
+    const mensagens: [TrackingMessage['type'], object][] = [
+      ['pedido.salvo', { ...ref, situacao: 'novo', atualizadoEm: '2026-03-01T09:00:00Z' }],
+      ['rastreio.evento.registrado', postado],
+      ['rastreio.evento.registrado', interno],
+      ['rastreio.evento.corrigido', corrigir(postado, { descricao: 'Postado na agência' })],
+      ['pedido.salvo', { ...ref, pedidoCanal: 'CANAL-10', situacao: 'enviado', atualizadoEm: '2026-03-02T09:00:00Z' }],
+      ['rastreio.evento.registrado', { ...evento({ ...ref, pedidoCanal: 'CANAL-10' }, 'FF9BR', '2026-03-03T10:00:00-03:00', 'Entregue'), encerraVolume: true }],
+      ['rastreio.evento.corrigido', corrigir(interno, { visivelClienteFinal: true, descricao: 'Conferido' })],
+    ];
+    const fotografia = async () => ({
+      pedidos: await dataSource.query(`SELECT * FROM rastreio_pedidos WHERE id_pedido = $1`, [ref.idPedido]),
+      volumes: await dataSource.query(`SELECT * FROM rastreio_volumes WHERE id_pedido = $1 ORDER BY ordem`, [ref.idPedido]),
+      eventos: await dataSource.query(`SELECT * FROM rastreio_eventos WHERE id_pedido = $1 ORDER BY ordem`, [ref.idPedido]),
+    });
+    for (const [type, data] of mensagens) await aplicar(1, type, data);
+    const primeiraPassagem = await fotografia();
+    expect(primeiraPassagem.pedidos[0].pedido_canal).toBe('CANAL-10');
+    expect(primeiraPassagem.volumes[0]).toMatchObject({ rotulo: 'Caixa 1', encerrado: true });
+    expect(primeiraPassagem.eventos.map((e: { descricao: string; visivel: boolean }) => [e.descricao, e.visivel]))
+      .toEqual([['Postado na agência', true], ['Conferido', true], ['Entregue', true]]);
+
+    for (let desde = 0; desde < mensagens.length; desde += 1) {
+      for (const [type, data] of mensagens.slice(desde)) await aplicar(1, type, data);
+      expect(await fotografia()).toEqual(primeiraPassagem);
+    }
   });
 });

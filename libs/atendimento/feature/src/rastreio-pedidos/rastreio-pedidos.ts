@@ -40,6 +40,12 @@ const CORRIGIR_EVENTO = SALVAR_EVENTO('DO UPDATE SET data_hora = $13, descricao 
  * Applies a tracking event to the agents' view of the stores' orders, in one round trip.
  * Messages of one store arrive in order (key = idLoja), so the last one read has the order's
  * current identifiers.
+ *
+ * Idempotent under redelivery in order, so it needs no inbox: every column is either set to the
+ * message's value (the last message decides), kept when the message has none (COALESCE: the
+ * last message that has one decides), or only ever turned on (a closed volume); a registration
+ * of a known hash changes nothing and a correction sets the event's values. Replaying any
+ * suffix of a store's messages therefore ends where the first pass did.
  */
 export async function aplicarEventoDeRastreio(event: TrackingMessage, manager: EntityManager): Promise<void> {
   const { idLoja } = event;
