@@ -34,7 +34,7 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
         const history = await store.readStream(streamId, manager);
         const current = history.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState());
         const newEvents = decider.decide(command, current);
-        const stored = await store.append(manager, streamId, history.length, newEvents, options);
+        const stored = await store.append(manager, streamId, history.length, newEvents, { ...options, history });
         const state = newEvents.reduce((next, event) => decider.evolve(next, event), current);
         const decision = { state, events: stored };
         await beforeCommit?.(manager, decision);

@@ -19,6 +19,8 @@ export type OutboxRouting = (event: DomainEvent) => { topic: string; data: objec
 
 export interface AppendOptions {
   idLoja: number;
+  /** The stream as the writer read it, if it did: passed on to the inline projections. */
+  history?: readonly StoredEvent[];
   /** Defaults to the current request's or message's context. */
   correlationId?: string;
   causationId?: string | null;
@@ -119,9 +121,10 @@ export class EventStore {
       if (route) this.outboxWriters.add(manager);
       stored.push(fromRow(rows[0]));
     }
-    for (const event of stored) {
+    for (const [index, event] of stored.entries()) {
+      const stream = options.history && [...options.history, ...stored.slice(0, index)];
       for (const projection of this.projections) {
-        if (projection.handles.includes(event.type)) await projection.apply(manager, event);
+        if (projection.handles.includes(event.type)) await projection.apply(manager, event, stream);
       }
     }
     return stored;

@@ -9,6 +9,10 @@ import type { StoredEvent } from '../stored-event';
 export interface Projection {
   readonly name: string;
   readonly handles: readonly string[];
-  apply(manager: EntityManager, event: StoredEvent): Promise<void>;
+  /**
+   * `stream`: the event's stream before it, when the writer has read it (commands do; a
+   * rebuild does not), for projections whose record is a fold of the whole stream.
+   */
+  apply(manager: EntityManager, event: StoredEvent, stream?: readonly StoredEvent[]): Promise<void>;
   reset(manager: EntityManager): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { ConflictException, Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
 import type { DataSource } from 'typeorm';
 import { EventStore, handleCommand, type Decision } from '@trilha/event-store';
 import { InvalidInputException } from '@trilha/http';
@@ -30,6 +31,13 @@ const CHAVE_DO_PEDIDO = 'pedidos_chave_unica';
 /** Runs order commands against the order's stream, turning domain refusals into HTTP answers. */
 @Injectable()
 export class PedidoCommands {
+  /**
+   * Order ids by store, numeroPedido and tipoPedido, as commands found or created them. An
+   * order keeps its key and is never deleted, so an entry never goes stale; a hit spares the
+   * command a round trip to PostgreSQL.
+   */
+  private readonly idsPorChave = new LRUCache<string, string>({ max: 100_000 });
+
   constructor(
     private readonly store: EventStore,
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -47,20 +55,27 @@ export class PedidoCommands {
     tipoPedido: TipoPedido,
     command: (novo?: NovoPedido) => PedidoCommand,
   ): Promise<PedidoDecision & { criado: boolean }> {
+    const chave = JSON.stringify([idLoja, numeroPedido, tipoPedido]);
     for (let attempt = 1; ; attempt += 1) {
-      const [row]: { id_pedido: string }[] = await this.dataSource.query(
-        `SELECT id_pedido FROM pedidos WHERE id_loja = $1 AND numero_pedido = $2 AND tipo_pedido = $3`,
-        [idLoja, numeroPedido, tipoPedido],
-      );
-      const novo = row ? undefined : this.novoPedido();
+      const idPedido = this.idsPorChave.get(chave) ?? (await this.idPedidoNaChave(idLoja, numeroPedido, tipoPedido));
+      const novo = idPedido ? undefined : this.novoPedido();
       try {
-        const decision = await this.executar(idLoja, row?.id_pedido ?? novo!.idPedido, command(novo));
+        const decision = await this.executar(idLoja, idPedido ?? novo!.idPedido, command(novo));
+        this.idsPorChave.set(chave, decision.state.pedido!.idPedido);
         return { ...decision, criado: novo !== undefined };
       } catch (error) {
-        const lostTheRace = !row && (error as { constraint?: string }).constraint === CHAVE_DO_PEDIDO;
+        const lostTheRace = !idPedido && (error as { constraint?: string }).constraint === CHAVE_DO_PEDIDO;
         if (!lostTheRace || attempt >= 3) throw error;
       }
     }
+  }
+
+  private async idPedidoNaChave(idLoja: number, numeroPedido: string, tipoPedido: TipoPedido): Promise<string | undefined> {
+    const [row]: { id_pedido: string }[] = await this.dataSource.query(
+      `SELECT id_pedido FROM pedidos WHERE id_loja = $1 AND numero_pedido = $2 AND tipo_pedido = $3`,
+      [idLoja, numeroPedido, tipoPedido],
+    );
+    return row?.id_pedido;
   }
 
   async executar(idLoja: number, idPedido: string, command: PedidoCommand): Promise<PedidoDecision> {

@@ -14,16 +14,20 @@ export class RastreiosProjection implements Projection {
   readonly name = 'rastreios';
   readonly handles = ['pedido.salvo', 'rastreio.evento.registrado', 'rastreio.evento.corrigido'];
 
-  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+  async apply(manager: EntityManager, stored: StoredEvent, stream?: readonly StoredEvent[]): Promise<void> {
     const event = stored as unknown as PedidoEvent;
     const { idPedido } = event.data;
-    const [row]: { estado: Rastreio }[] = await manager.query(`SELECT estado FROM rastreios WHERE id_pedido = $1`, [idPedido]);
-    const rastreio = evolveRastreio(row?.estado ?? null, event);
+    // The record before this event: folded from the stream a command has just read (a
+    // 5 kB read saved on every write), or, in a rebuild, the record as it stands.
+    const anterior = stream
+      ? (stream as unknown as PedidoEvent[]).reduce(evolveRastreio, null)
+      : ((await manager.query(`SELECT estado FROM rastreios WHERE id_pedido = $1`, [idPedido]))[0]?.estado as Rastreio | undefined) ?? null;
+    const rastreio = evolveRastreio(anterior, event);
     if (!rastreio) return; // an order without tracking yet
     const { pedido } = rastreio;
     const registrado = event.type === 'rastreio.evento.registrado' ? event.data : undefined;
     // Only a code new to the order needs its lookup row.
-    const codigo = registrado?.codigoRastreio && !row?.estado.volumes.some((volume) => volume.codigoRastreio === registrado.codigoRastreio)
+    const codigo = registrado?.codigoRastreio && !anterior?.volumes.some((volume) => volume.codigoRastreio === registrado.codigoRastreio)
       ? registrado.codigoRastreio
       : null;
     // One round trip: the lookups are written by the statement's data-modifying CTEs.
