@@ -260,8 +260,12 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
 
 /** What a loop records of its measured requests: latencies, statuses (what `send` resolved to) and errors (by code). */
 function recorder() {
-  const live = { latencies: [], statuses: new Map(), errors: new Map() };
+  const live = { latencies: [], sentAt: [], statuses: new Map(), errors: new Map() };
   const count = (counts, key) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  const record = (started) => {
+    live.latencies.push(performance.now() - started);
+    live.sentAt.push(started);
+  };
   return {
     live,
     /** Sends one request; records it when `measured()` says so once it has settled, and resolves to what it resolved to. */
@@ -273,21 +277,43 @@ function recorder() {
       } catch (error) {
         if (measured()) {
           count(live.errors, error.code ?? error.message);
-          live.latencies.push(performance.now() - started);
+          record(started);
         }
         return undefined;
       }
       if (status !== null && measured()) {
         count(live.statuses, status);
-        live.latencies.push(performance.now() - started);
+        record(started);
       }
       return status;
     },
     result(elapsed, more = {}) {
       const latencies = [...live.latencies].sort((a, b) => a - b);
-      return { requests: latencies.length, rate: latencies.length / elapsed, latencies, statuses: live.statuses, errors: live.errors, elapsed, ...more };
+      const slowest = slowestWindows(live.sentAt, live.latencies, percentile(latencies, 99));
+      return { requests: latencies.length, rate: latencies.length / elapsed, latencies, slowest, statuses: live.statuses, errors: live.errors, elapsed, ...more };
     },
   };
+}
+
+const WINDOW_MS = 250;
+
+/**
+ * When the slowest 1 % of requests were sent: in how many of the run's quarter-seconds, and the
+ * share of the busiest one. Spread over many, the tail is queueing; packed into a few, it is a
+ * stall (a pause of some process) worth looking for.
+ */
+function slowestWindows(sentAt, latencies, threshold) {
+  if (latencies.length < 100) return undefined;
+  const perWindow = new Map();
+  let slow = 0;
+  latencies.forEach((latency, index) => {
+    if (latency < threshold) return;
+    const window = Math.floor(sentAt[index] / WINDOW_MS);
+    perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+    slow += 1;
+  });
+  const span = Math.floor(Math.max(...sentAt) / WINDOW_MS) - Math.floor(Math.min(...sentAt) / WINDOW_MS) + 1;
+  return { windows: perWindow.size, span, busiestShare: Math.max(...perWindow.values()) / slow };
 }
 
 /** Logs `t=… s: <what progress() returns>` every 5 s of `elapsedMs`. */
@@ -393,7 +419,8 @@ export function describeResult(result) {
     p99: percentile(result.latencies, 99),
     line: `${result.rate.toFixed(0)} req/s; p50 ${fmt(percentile(result.latencies, 50))}, p90 ${fmt(percentile(result.latencies, 90))}, ` +
       `p99 ${fmt(percentile(result.latencies, 99))}, max ${fmt(result.latencies.at(-1))}; ${result.requests} requests in ${result.elapsed.toFixed(1)} s; ` +
-      `status ${statuses || 'none'}${errors ? `; errors ${errors}` : ''}`,
+      `status ${statuses || 'none'}${errors ? `; errors ${errors}` : ''}` +
+      (result.slowest ? `; slowest 1 % sent in ${result.slowest.windows} of ${result.slowest.span} quarter-seconds (${(100 * result.slowest.busiestShare).toFixed(0)} % in one)` : ''),
   };
 }
 
