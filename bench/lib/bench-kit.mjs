@@ -306,14 +306,17 @@ function slowestWindows(sentAt, latencies, threshold) {
   if (latencies.length < 100) return undefined;
   const perWindow = new Map();
   let slow = 0;
+  let first = Infinity;
+  let last = -Infinity;
   latencies.forEach((latency, index) => {
-    if (latency < threshold) return;
     const window = Math.floor(sentAt[index] / WINDOW_MS);
+    first = Math.min(first, window);
+    last = Math.max(last, window);
+    if (latency < threshold) return;
     perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
     slow += 1;
   });
-  const span = Math.floor(Math.max(...sentAt) / WINDOW_MS) - Math.floor(Math.min(...sentAt) / WINDOW_MS) + 1;
-  return { windows: perWindow.size, span, busiestShare: Math.max(...perWindow.values()) / slow };
+  return { windows: perWindow.size, span: last - first + 1, busiestShare: Math.max(...perWindow.values()) / slow };
 }
 
 /** Logs `t=… s: <what progress() returns>` every 5 s of `elapsedMs`. */
