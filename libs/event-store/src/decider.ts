@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import { ConcurrencyError, type AppendOptions, type EventStore } from './event-store';
 import type { DomainEvent, StoredEvent } from './stored-event';
 
@@ -26,20 +25,16 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   streamId: string,
   command: Command,
   options: AppendOptions,
-  beforeCommit?: (manager: EntityManager, decision: Decision<State>) => Promise<void>,
 ): Promise<Decision<State>> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await store.transaction(async (manager) => {
-        const history = await store.readStream(streamId, manager);
+      return await store.transaction(async (manager, history) => {
         const current = history.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState());
         const newEvents = decider.decide(command, current);
         const stored = await store.append(manager, streamId, history.length, newEvents, { ...options, history });
         const state = newEvents.reduce((next, event) => decider.evolve(next, event), current);
-        const decision = { state, events: stored };
-        await beforeCommit?.(manager, decision);
-        return decision;
-      });
+        return { state, events: stored };
+      }, streamId);
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error;
       // Jittered backoff spreads racing writers out so each retry is likely to win.

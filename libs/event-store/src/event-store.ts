@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentTraceparent, requestContext } from '@trilha/observability';
 import { fromRow, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
@@ -29,6 +30,12 @@ export interface AppendOptions {
 const UNIQUE_VIOLATION = '23505';
 
 /**
+ * A stream's events in order. The id is written in as a literal so that the statement needs no
+ * parameters and can share a message with others (PostgreSQL's simple protocol).
+ */
+const readStreamSql = (streamId: string) => `SELECT * FROM events WHERE stream_id = ${escapeLiteral(streamId)} ORDER BY stream_version`;
+
+/**
  * Append-only event log of one service. An append checks the stream's version (optimistic
  * concurrency), writes the outgoing messages to the outbox and updates the inline
  * projections, all in the caller's transaction.
@@ -45,26 +52,37 @@ export class EventStore {
   ) {}
 
   async readStream(streamId: string, manager: EntityManager = this.dataSource.manager): Promise<StoredEvent[]> {
-    const rows: EventRow[] = await manager.query(
-      `SELECT * FROM events WHERE stream_id = $1 ORDER BY stream_version`,
-      [streamId],
-    );
+    const rows: EventRow[] = await manager.query(readStreamSql(streamId));
     return rows.map(fromRow);
   }
 
   /**
    * Runs `work` in a transaction; appends made through it commit or roll back together. When
    * it committed outbox messages, the `onOutboxCommit` listeners hear of it right after.
+   * Given a stream, the transaction opens by reading it — in the same message as BEGIN, one
+   * round trip for both — and `work` gets its events.
    */
-  async transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    let wroteOutbox = false;
-    const result = await this.dataSource.transaction(async (manager) => {
-      const value = await work(manager);
-      wroteOutbox = this.outboxWriters.has(manager);
+  async transaction<T>(work: (manager: EntityManager, stream: StoredEvent[]) => Promise<T>, streamId?: string): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    const connection: PoolClient = await runner.connect();
+    try {
+      let stream: StoredEvent[] = [];
+      if (streamId === undefined) await connection.query('BEGIN');
+      else {
+        const [, read] = (await connection.query(`BEGIN; ${readStreamSql(streamId)}`)) as unknown as QueryResult<EventRow>[];
+        stream = read.rows.map(fromRow);
+      }
+      const value = await work(runner.manager, stream);
+      const wroteOutbox = this.outboxWriters.has(runner.manager);
+      await connection.query('COMMIT');
+      if (wroteOutbox) for (const listener of this.outboxListeners) listener();
       return value;
-    });
-    if (wroteOutbox) for (const listener of this.outboxListeners) listener();
-    return result;
+    } catch (error) {
+      await connection.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
   }
 
   /** Calls `listener` after every commit that wrote to the outbox (the relay's wake-up). */
