@@ -84,7 +84,7 @@ describe('what the customer sees', () => {
       { codigoRastreio: null, identificador: 'ID-2', codigoEnvio: 'ENV-2', descricao: 'Separado' },
       { codigoRastreio: null, identificador: 'ID-3', descricao: 'Separado' },
     ));
-    expect(vistaDoCliente(rastreio, 'P-2')).toEqual({
+    expect(vistaDoCliente(registroRastreio(rastreio), 'P-2')).toEqual({
       numeroPedido: 'P-2',
       volumes: [
         {
@@ -97,7 +97,7 @@ describe('what the customer sees', () => {
         { rotulo: 'Volume 3', codigoRastreio: null, status: 'ativo', eventos: [{ dataHora: '2026-11-21T10:00:00Z', descricao: 'Separado' }] },
       ],
     });
-    expect(JSON.stringify(vistaDoCliente(rastreio, 'P-2'))).not.toMatch(/interna|[0-9a-f]{40}/);
+    expect(JSON.stringify(vistaDoCliente(registroRastreio(rastreio), 'P-2'))).not.toMatch(/interna|[0-9a-f]{40}/);
   });
 
   it('shows an order without tracking as having no volumes', () => {

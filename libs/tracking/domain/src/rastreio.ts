@@ -91,14 +91,15 @@ export interface VistaDoCliente {
   }[];
 }
 
-export function vistaDoCliente(rastreio: Rastreio | null, numeroPedido: string): VistaDoCliente {
+export function vistaDoCliente(registro: RegistroRastreio | null, numeroPedido: string): VistaDoCliente {
   return {
     numeroPedido,
-    volumes: (rastreio?.volumes ?? []).map((volume, index) => ({
+    volumes: (registro?.volumes ?? []).map((volume, index) => ({
       rotulo: volume.rotulo || volume.codigoEnvio || `Volume ${index + 1}`,
       codigoRastreio: volume.codigoRastreio,
       status: volume.status,
-      eventos: cronologicos(volume.eventos)
+      // The record lists them oldest first.
+      eventos: volume.eventos
         .filter((evento) => evento.visivelClienteFinal)
         .reverse()
         .map(({ dataHora, descricao }) => ({ dataHora, descricao })),

@@ -4,7 +4,7 @@ import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { DataSource } from 'typeorm';
 import { SemLoja } from '@trilha/http';
-import { vistaDoCliente, type Rastreio } from '@trilha/tracking-domain';
+import { vistaDoCliente } from '@trilha/tracking-domain';
 import { TOKEN_RASTREIO } from '../ids';
 import { paginaNaoEncontrada, paginaRastreio } from './pagina-publica.html';
 
@@ -20,15 +20,15 @@ export class PaginaPublicaHttpController {
   @SemLoja()
   @ApiExcludeEndpoint()
   async pagina(@Param('token') token: string, @Res() response: Response): Promise<void> {
-    const [row]: { numero_pedido: string; estado: Rastreio | null }[] = TOKEN_RASTREIO.test(token)
+    const [row]: { numero_pedido: string; documento: string | null }[] = TOKEN_RASTREIO.test(token)
       ? await this.dataSource.query(
-          `SELECT p.numero_pedido, r.estado FROM pedidos p LEFT JOIN rastreios r ON r.id_pedido = p.id_pedido WHERE p.token_rastreio = $1`,
+          `SELECT p.numero_pedido, r.documento FROM pedidos p LEFT JOIN rastreios r ON r.id_pedido = p.id_pedido WHERE p.token_rastreio = $1`,
           [token],
         )
       : [];
     response
       .status(row ? 200 : 404)
       .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
-      .send(row ? paginaRastreio(vistaDoCliente(row.estado, row.numero_pedido)) : paginaNaoEncontrada());
+      .send(row ? paginaRastreio(vistaDoCliente(row.documento && JSON.parse(row.documento), row.numero_pedido)) : paginaNaoEncontrada());
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Projection, StoredEvent } from '@trilha/event-store';
+import { fromRow, type EventRow, type Projection, type StoredEvent } from '@trilha/event-store';
 import { evolveRastreio, registroRastreio, type PedidoEvent, type Rastreio } from '@trilha/tracking-domain';
 import { bloquearEscritas } from './bloquear-escritas';
 
@@ -17,11 +17,10 @@ export class RastreiosProjection implements Projection {
   async apply(manager: EntityManager, stored: StoredEvent, stream?: readonly StoredEvent[]): Promise<void> {
     const event = stored as unknown as PedidoEvent;
     const { idPedido } = event.data;
-    // The record before this event: folded from the stream a command has just read (a
-    // 5 kB read saved on every write), or, in a rebuild, the record as it stands.
-    const anterior = stream
-      ? (stream as unknown as PedidoEvent[]).reduce(evolveRastreio, null)
-      : ((await manager.query(`SELECT estado FROM rastreios WHERE id_pedido = $1`, [idPedido]))[0]?.estado as Rastreio | undefined) ?? null;
+    // The record before this event is the fold of the stream before it: the stream a command
+    // has just read, or, in a rebuild, the same events read from the log.
+    const antes = stream ?? (await this.streamAntes(manager, stored));
+    const anterior = (antes as unknown as PedidoEvent[]).reduce<Rastreio | null>(evolveRastreio, null);
     const rastreio = evolveRastreio(anterior, event);
     if (!rastreio) return; // an order without tracking yet
     const { pedido } = rastreio;
@@ -31,6 +30,9 @@ export class RastreiosProjection implements Projection {
       ? registrado.codigoRastreio
       : null;
     // One round trip: the lookups are written by the statement's data-modifying CTEs.
+    // `estado` is read by nothing of this release; it is still written because replicas of the
+    // previous one fold from it during a rolling upgrade. The next release stops writing it and
+    // drops the column (half of what every event rewrites).
     await manager.query(
       `WITH hash AS (INSERT INTO rastreio_hashes (hash, id_loja, id_pedido) SELECT $8::text, $2::integer, $1::text WHERE $8::text IS NOT NULL),
             codigo AS (INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) SELECT $2::integer, $9::text, $1::text WHERE $9::text IS NOT NULL ON CONFLICT DO NOTHING)
@@ -42,6 +44,14 @@ export class RastreiosProjection implements Projection {
       [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, rastreio, JSON.stringify(registroRastreio(rastreio)),
         registrado?.hash ?? null, codigo],
     );
+  }
+
+  private async streamAntes(manager: EntityManager, event: StoredEvent): Promise<StoredEvent[]> {
+    const rows: EventRow[] = await manager.query(
+      `SELECT * FROM events WHERE stream_id = $1 AND stream_version < $2 ORDER BY stream_version`,
+      [event.streamId, event.streamVersion],
+    );
+    return rows.map(fromRow);
   }
 
   async reset(manager: EntityManager): Promise<void> {
