@@ -64,8 +64,9 @@ export class EventStore {
    */
   async transaction<T>(work: (manager: EntityManager, stream: StoredEvent[]) => Promise<T>, streamId?: string): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
-    const connection: PoolClient = await runner.connect();
+    let connection: PoolClient | undefined;
     try {
+      connection = (await runner.connect()) as PoolClient;
       let stream: StoredEvent[] = [];
       if (streamId === undefined) await connection.query('BEGIN');
       else {
@@ -78,7 +79,7 @@ export class EventStore {
       if (wroteOutbox) for (const listener of this.outboxListeners) listener();
       return value;
     } catch (error) {
-      await connection.query('ROLLBACK').catch(() => undefined);
+      await connection?.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
       await runner.release();
