@@ -96,14 +96,14 @@ async function loadTrackingData(stack, stores, { orders, volumes, events }) {
       const pedido = state.pedido;
       pedidoRows.push([novo.idPedido, store.idLoja, numeroPedido, 'envio', pedido.pedidoCanal, pedido.situacao, pedido.dataPedido, tokenRastreio, JSON.stringify(pedidoResposta(pedido))]);
       const rastreio = stored.reduce(domain.evolveRastreio, null);
-      rastreioRows.push([novo.idPedido, store.idLoja, numeroPedido, 'envio', pedido.pedidoCanal, rastreio, JSON.stringify(domain.registroRastreio(rastreio))]);
+      rastreioRows.push([novo.idPedido, store.idLoja, numeroPedido, 'envio', pedido.pedidoCanal, JSON.stringify(domain.registroRastreio(rastreio))]);
       for (const codigo of codigos) codigoRows.push([store.idLoja, codigo, novo.idPedido]);
       store.pedidos.push({ numeroPedido, idPedido: novo.idPedido, pedidoCanal: pedido.pedidoCanal, codigos, streamVersion: stored.length });
     }
     await insertRows(db, 'pedidos', ['id_pedido', 'id_loja', 'numero_pedido', 'tipo_pedido', 'pedido_canal', 'situacao', 'data_pedido', 'token_rastreio', 'documento'],
       ['text', 'int', 'text', 'text', 'text', 'text', 'timestamptz', 'text', 'text'], pedidoRows);
-    await insertRows(db, 'rastreios', ['id_pedido', 'id_loja', 'numero_pedido', 'tipo_pedido', 'pedido_canal', 'estado', 'documento'],
-      ['text', 'int', 'text', 'text', 'text', 'jsonb', 'text'], rastreioRows);
+    await insertRows(db, 'rastreios', ['id_pedido', 'id_loja', 'numero_pedido', 'tipo_pedido', 'pedido_canal', 'documento'],
+      ['text', 'int', 'text', 'text', 'text', 'text'], rastreioRows);
     await insertRows(db, 'rastreio_codigos', ['id_loja', 'codigo_rastreio', 'id_pedido'], ['int', 'text', 'text'], codigoRows);
     counts.pedidos += pedidoRows.length;
     if (eventRows.length >= 20_000) await flush();

@@ -2,7 +2,7 @@ import './tracing';
 import { EventStoreModule } from '@trilha/event-store';
 import { loggingModule } from '@trilha/observability';
 import { main, runInternalService } from '@trilha/service-runtime';
-import { PAGINA_PUBLICA_ROUTES, PedidosProjection, RastreiosLz41732000000310, RastreiosProjection, Tracking1732000000300, TrackingModule, trackingRouting } from '@trilha/tracking';
+import { PAGINA_PUBLICA_ROUTES, PedidosProjection, RastreiosProjection, trackingMigrations, TrackingModule, trackingRouting } from '@trilha/tracking';
 import { trackingConfigSchema } from './config';
 
 /** Orders, volumes and tracking events, and the public tracking page. Its events go to tracking.events.v1. */
@@ -10,7 +10,7 @@ main(() =>
   runInternalService({
     name: 'tracking-service',
     schema: 'tracking',
-    migrations: [Tracking1732000000300, RastreiosLz41732000000310],
+    migrations: trackingMigrations,
     config: trackingConfigSchema,
     consumes: false,
     projections: [new PedidosProjection(), new RastreiosProjection()],

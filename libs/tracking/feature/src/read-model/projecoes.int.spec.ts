@@ -15,7 +15,7 @@ import {
 } from '@trilha/tracking-domain';
 import { testStack } from '@trilha/testing';
 import { novoIdPedido, novoTokenRastreio } from '../ids';
-import { Tracking1732000000300 } from '../migrations/1732000000300-tracking';
+import { trackingMigrations } from '../migrations';
 import { PedidosProjection } from './pedidos.projection';
 import { RastreiosProjection } from './rastreios.projection';
 import { trackingRouting } from './tracking.routing';
@@ -25,7 +25,7 @@ const ID_LOJA = 11;
 describe('tracking read models (PostgreSQL)', () => {
   const stack = testStack();
   const schema = `it_tracking_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [Tracking1732000000300] };
+  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: trackingMigrations };
   const projections = [new PedidosProjection(), new RastreiosProjection()];
   let dataSource: DataSource;
   let store: EventStore;

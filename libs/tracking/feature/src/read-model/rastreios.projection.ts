@@ -30,18 +30,14 @@ export class RastreiosProjection implements Projection {
       ? registrado.codigoRastreio
       : null;
     // One round trip: the lookups are written by the statement's data-modifying CTEs.
-    // `estado` is read by nothing of this release; it is still written because replicas of the
-    // previous one fold from it during a rolling upgrade. The next release stops writing it and
-    // drops the column (half of what every event rewrites).
     await manager.query(
-      `WITH hash AS (INSERT INTO rastreio_hashes (hash, id_loja, id_pedido) SELECT $8::text, $2::integer, $1::text WHERE $8::text IS NOT NULL),
-            codigo AS (INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) SELECT $2::integer, $9::text, $1::text WHERE $9::text IS NOT NULL ON CONFLICT DO NOTHING)
-       INSERT INTO rastreios (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, estado, documento)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `WITH hash AS (INSERT INTO rastreio_hashes (hash, id_loja, id_pedido) SELECT $7::text, $2::integer, $1::text WHERE $7::text IS NOT NULL),
+            codigo AS (INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) SELECT $2::integer, $8::text, $1::text WHERE $8::text IS NOT NULL ON CONFLICT DO NOTHING)
+       INSERT INTO rastreios (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, documento)
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (id_pedido) DO UPDATE SET
-         numero_pedido = EXCLUDED.numero_pedido, tipo_pedido = EXCLUDED.tipo_pedido, pedido_canal = EXCLUDED.pedido_canal,
-         estado = EXCLUDED.estado, documento = EXCLUDED.documento`,
-      [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, rastreio, JSON.stringify(registroRastreio(rastreio)),
+         numero_pedido = EXCLUDED.numero_pedido, tipo_pedido = EXCLUDED.tipo_pedido, pedido_canal = EXCLUDED.pedido_canal, documento = EXCLUDED.documento`,
+      [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, JSON.stringify(registroRastreio(rastreio)),
         registrado?.hash ?? null, codigo],
     );
   }

@@ -1,0 +1,6 @@
+import { Tracking1732000000300 } from './1732000000300-tracking';
+import { RastreiosLz41732000000310 } from './1732000000310-rastreios-lz4';
+import { RastreiosSemEstado1732000000320 } from './1732000000320-rastreios-sem-estado';
+
+/** The tracking schema's migrations, oldest first. */
+export const trackingMigrations = [Tracking1732000000300, RastreiosLz41732000000310, RastreiosSemEstado1732000000320];
