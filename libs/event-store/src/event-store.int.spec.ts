@@ -172,6 +172,18 @@ describe('event store (PostgreSQL and Kafka)', () => {
       expect(amounts).toEqual(Array.from({ length: 30 }, (_, index) => index + 1));
     });
 
+    it('drains a backlog of several batches, each chained to the next, in order', async () => {
+      const stream = `counter-${randomUUID()}`;
+      const events = Array.from({ length: 1_100 }, (_, index) => ({ type: 'added', data: { amount: index + 1 } }));
+      await store.transaction((manager) => store.append(manager, stream, 0, events, { idLoja: 13 }));
+      const amounts = await eventually('all 1,100 events', () => {
+        const mine = received.map((m) => JSON.parse(String(m.value))).filter((e) => e.idLoja === 13 && e.type === 'added');
+        return mine.length >= 1_100 ? mine.map((e) => e.data.amount) : undefined;
+      });
+      expect(amounts).toEqual(events.map((event) => event.data.amount));
+      expect(await dataSource.query(`SELECT * FROM outbox`)).toEqual([]);
+    });
+
     it('relays the commits of two replicas, each waking only its own relay, in order', async () => {
       const replica = await new DataSource(dataSourceOptions(database)).initialize();
       const replicaStore = new EventStore(replica, (event) => ({ topic, data: event.data }), []);

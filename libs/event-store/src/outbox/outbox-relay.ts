@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { escapeLiteral, Pool, type QueryResult } from 'pg';
+import { escapeLiteral, Pool, type PoolClient, type QueryResult } from 'pg';
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import { Counter, Histogram } from 'prom-client';
 import type { EventEnvelope } from '@trilha/contracts';
@@ -28,8 +28,8 @@ const relayLag = new Histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
 });
 
-/** What one drain found: how many rows it relayed, or that another relay holds the outbox. */
-type Drained = number | 'busy';
+/** How a drain ended: the outbox was empty, or another relay holds it. */
+type Drained = 'drained' | 'busy';
 
 /**
  * Publishes the outbox to Kafka. The event store wakes it after every commit that wrote to the
@@ -100,10 +100,9 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     let backoff = 100;
     while (this.running) {
-      this.woken = false;
       let drained: Drained;
       try {
-        drained = await this.drainBatch();
+        drained = await this.drain();
         backoff = 100;
       } catch (error) {
         this.logger.error(`outbox relay failed, retrying in ${backoff} ms: ${(error as Error).message}`);
@@ -112,7 +111,7 @@ export class OutboxRelay {
         continue;
       }
       if (drained === 'busy') await this.pause(BUSY_RETRY_MS);
-      else if (drained < BATCH && !this.woken) await this.pause(POLL_MS);
+      else if (!this.woken) await this.pause(POLL_MS);
     }
   }
 
@@ -129,33 +128,34 @@ export class OutboxRelay {
   }
 
   /**
-   * Publishes up to one batch in two round trips: the transaction's start, its lock and the
-   * batch in one, the delete and the commit in the other. Statements without parameters can
-   * share one message (PostgreSQL's simple protocol); each round trip is a loopback wake-up on
-   * both sides, and the relay runs once or more for every command that publishes.
+   * Publishes batches while there are any, each in its own transaction, one round trip apiece
+   * under load: the transaction's start, its lock and the batch travel in one message, and the
+   * delete and commit of a batch with the next one's start (statements without parameters can
+   * share a message, PostgreSQL's simple protocol). Each round trip is a loopback wake-up on
+   * both sides, and the relay runs about once for every command that publishes.
    */
-  private async drainBatch(): Promise<Drained> {
+  private async drain(): Promise<Drained> {
     const client = await this.pool.connect();
     let failure: Error | undefined;
     try {
-      const [, lock, { rows }] = (await client.query(this.beginAndRead)) as unknown as [QueryResult, QueryResult<{ locked: string }>, QueryResult<OutboxRow>];
-      if (lock.rows[0].locked !== 'true') {
-        await client.query('ROLLBACK');
-        return 'busy';
-      }
-      if (rows.length > 0) {
+      let rows = await this.read(client, this.beginAndRead);
+      if (rows === 'busy') return 'busy';
+      for (;;) {
+        if (rows.length === 0) {
+          await client.query('COMMIT');
+          return 'drained';
+        }
         await this.publish(rows);
         // Positions are bigints from our own table: safe to write into the statement.
-        await client.query(`DELETE FROM outbox WHERE position = ANY('{${rows.map((row) => row.position).join(',')}}'::bigint[]); COMMIT`);
-      } else {
-        await client.query('COMMIT');
+        const remove = `DELETE FROM outbox WHERE position = ANY('{${rows.map((row) => row.position).join(',')}}'::bigint[]); COMMIT`;
+        const more = rows.length === BATCH || this.woken;
+        const published = rows;
+        if (more) rows = await this.read(client, `${remove}; ${this.beginAndRead}`);
+        else await client.query(remove);
+        this.recordPublished(published);
+        if (!more) return 'drained';
+        if (rows === 'busy') return 'busy';
       }
-      const now = Date.now();
-      for (const row of rows) {
-        published.inc({ topic: row.topic });
-        relayLag.observe((now - row.created_at.getTime()) / 1000);
-      }
-      return rows.length;
     } catch (error) {
       failure = error as Error;
       await client.query('ROLLBACK').catch(() => undefined);
@@ -163,6 +163,28 @@ export class OutboxRelay {
     } finally {
       // A failed connection is destroyed rather than reused.
       client.release(failure);
+    }
+  }
+
+  /**
+   * Sends `sql`, which ends with `beginAndRead`, and returns the batch it read, or 'busy' (its
+   * transaction rolled back) when another relay holds the outbox. Wake-ups from here on are
+   * for commits the read may not have seen.
+   */
+  private async read(client: PoolClient, sql: string): Promise<OutboxRow[] | 'busy'> {
+    this.woken = false;
+    const results = (await client.query(sql)) as unknown as QueryResult[];
+    const [lock, batch] = results.slice(-2) as [QueryResult<{ locked: string }>, QueryResult<OutboxRow>];
+    if (lock.rows[0].locked === 'true') return batch.rows;
+    await client.query('ROLLBACK');
+    return 'busy';
+  }
+
+  private recordPublished(rows: OutboxRow[]): void {
+    const now = Date.now();
+    for (const row of rows) {
+      published.inc({ topic: row.topic });
+      relayLag.observe((now - row.created_at.getTime()) / 1000);
     }
   }
 
