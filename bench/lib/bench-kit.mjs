@@ -316,7 +316,10 @@ function slowestWindows(sentAt, latencies, threshold) {
     perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
     slow += 1;
   });
-  return { windows: perWindow.size, span: last - first + 1, busiestShare: Math.max(...perWindow.values()) / slow };
+  const [busiest, most] = [...perWindow].reduce((a, b) => (b[1] > a[1] ? b : a));
+  // Wall-clock time, to match against the services' and PostgreSQL's logs.
+  const busiestAt = new Date(performance.timeOrigin + busiest * WINDOW_MS).toISOString().slice(11, 23);
+  return { windows: perWindow.size, span: last - first + 1, busiestShare: most / slow, busiestAt };
 }
 
 /** Logs `t=… s: <what progress() returns>` every 5 s of `elapsedMs`. */
@@ -423,7 +426,7 @@ export function describeResult(result) {
     line: `${result.rate.toFixed(0)} req/s; p50 ${fmt(percentile(result.latencies, 50))}, p90 ${fmt(percentile(result.latencies, 90))}, ` +
       `p99 ${fmt(percentile(result.latencies, 99))}, max ${fmt(result.latencies.at(-1))}; ${result.requests} requests in ${result.elapsed.toFixed(1)} s; ` +
       `status ${statuses || 'none'}${errors ? `; errors ${errors}` : ''}` +
-      (result.slowest ? `; slowest 1 % sent in ${result.slowest.windows} of ${result.slowest.span} quarter-seconds (${(100 * result.slowest.busiestShare).toFixed(0)} % in one)` : ''),
+      (result.slowest ? `; slowest 1 % sent in ${result.slowest.windows} of ${result.slowest.span} quarter-seconds (${(100 * result.slowest.busiestShare).toFixed(0)} % in the one from ${result.slowest.busiestAt} UTC)` : ''),
   };
 }
 
