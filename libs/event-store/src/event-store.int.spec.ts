@@ -9,7 +9,7 @@ import { startTracing } from '@trilha/observability/tracing';
 import { testStack, eventually } from '@trilha/testing';
 import { dataSourceOptions, migrate, type ServiceDatabase } from './database';
 import { handleCommand, type Decider } from './decider';
-import { ConcurrencyError, EventStore } from './event-store';
+import { ConcurrencyError, EventStore, inlineParameters, writeAtCommit } from './event-store';
 import { MessageConsumer } from './inbox/message-consumer';
 import { createKafka } from './kafka';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -29,7 +29,8 @@ class TotalsProjection implements Projection {
   readonly name = 'totals';
   readonly handles = ['added'];
   async apply(manager: EntityManager, event: StoredEvent): Promise<void> {
-    await manager.query(
+    await writeAtCommit(
+      manager,
       `INSERT INTO totals (stream_id, total) VALUES ($1, $2)
        ON CONFLICT (stream_id) DO UPDATE SET total = totals.total + EXCLUDED.total`,
       [event.streamId, (event.data as { amount: number }).amount],
@@ -101,6 +102,18 @@ describe('event store (PostgreSQL and Kafka)', () => {
     expect(await store.readStream(stream)).toEqual([]);
     expect(await dataSource.query(`SELECT * FROM totals WHERE stream_id = $1`, [stream])).toEqual([]);
     expect(await dataSource.query(`SELECT * FROM outbox WHERE envelope->>'type' = 'added' AND envelope->'data'->>'amount' = '5'`)).toEqual([]);
+  });
+
+  it('writes parameters into a statement as literals PostgreSQL reads back unchanged', async () => {
+    const text = "it's a \\ and a \" and $1";
+    const array = ['faq', 'a"b', 'c\\d', 'x,y', '{z}', ''];
+    const date = new Date('2026-01-02T03:04:05.678Z');
+    const [row] = await dataSource.query(
+      inlineParameters('SELECT $1::text AS text, $2::text[] AS array, $3::int AS n, $4::timestamptz AS date, $5::boolean AS yes, $6::text AS nothing', [
+        text, array, -7, date, true, null,
+      ]),
+    );
+    expect(row).toEqual({ text, array, n: -7, date, yes: true, nothing: null });
   });
 
   it('rebuilds a projection from the event log', async () => {

@@ -35,6 +35,49 @@ const UNIQUE_VIOLATION = '23505';
  */
 const readStreamSql = (streamId: string) => `SELECT * FROM events WHERE stream_id = ${escapeLiteral(streamId)} ORDER BY stream_version`;
 
+/** A parameter written into a statement as a literal (see `inlineParameters`). */
+type Literal = string | number | boolean | Date | readonly string[] | null | undefined;
+
+function literal(value: Literal): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`cannot write ${value} into a statement`);
+    return String(value);
+  }
+  if (value instanceof Date) return escapeLiteral(value.toISOString());
+  if (typeof value === 'string') return escapeLiteral(value);
+  // An array's text form, as pg sends a parameter: {"a","b"}, each element quoted.
+  if (Array.isArray(value)) return escapeLiteral(`{${value.map((item: string) => `"${item.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`);
+  throw new TypeError(`cannot write a ${typeof value} into a statement`);
+}
+
+/**
+ * The statement with its `$n` parameters written in as literals, for PostgreSQL's simple
+ * protocol. For our own statements only: their text has no `$` but the parameters'. A quoted
+ * literal takes its type from where it stands, as an untyped parameter does.
+ */
+export function inlineParameters(sql: string, params: readonly Literal[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    if (Number(n) > params.length) throw new RangeError(`statement names $${n}, but ${params.length} parameters were given`);
+    return literal(params[Number(n) - 1]);
+  });
+}
+
+/** Statements each open `EventStore.transaction` sends with its COMMIT, by its manager. */
+const writesAtCommit = new WeakMap<EntityManager, string[]>();
+
+/**
+ * Runs a write whose result nothing reads: inside an `EventStore.transaction` it is sent with
+ * the COMMIT, in the same message (one round trip fewer per write); elsewhere (a rebuild, a
+ * plain transaction) at once. Its error, if any, then fails the commit, which rolls back.
+ */
+export async function writeAtCommit(manager: EntityManager, sql: string, params: readonly Literal[]): Promise<void> {
+  const pending = writesAtCommit.get(manager);
+  if (pending) pending.push(inlineParameters(sql, params));
+  else await manager.query(sql, params as unknown[]);
+}
+
 /**
  * Append-only event log of one service. An append checks the stream's version (optimistic
  * concurrency), writes the outgoing messages to the outbox and updates the inline
@@ -60,7 +103,8 @@ export class EventStore {
    * Runs `work` in a transaction; appends made through it commit or roll back together. When
    * it committed outbox messages, the `onOutboxCommit` listeners hear of it right after.
    * Given a stream, the transaction opens by reading it — in the same message as BEGIN, one
-   * round trip for both — and `work` gets its events.
+   * round trip for both — and `work` gets its events. Writes made with `writeAtCommit` travel
+   * with the COMMIT.
    */
   async transaction<T>(work: (manager: EntityManager, stream: StoredEvent[]) => Promise<T>, streamId?: string): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
@@ -73,15 +117,18 @@ export class EventStore {
         const [, read] = (await connection.query(`BEGIN; ${readStreamSql(streamId)}`)) as unknown as QueryResult<EventRow>[];
         stream = read.rows.map(fromRow);
       }
+      const pending: string[] = [];
+      writesAtCommit.set(runner.manager, pending);
       const value = await work(runner.manager, stream);
       const wroteOutbox = this.outboxWriters.has(runner.manager);
-      await connection.query('COMMIT');
+      await connection.query([...pending, 'COMMIT'].join(';\n'));
       if (wroteOutbox) for (const listener of this.outboxListeners) listener();
       return value;
     } catch (error) {
       await connection?.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
+      writesAtCommit.delete(runner.manager);
       await runner.release();
     }
   }

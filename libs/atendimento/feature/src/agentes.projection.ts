@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Projection, StoredEvent } from '@trilha/event-store';
+import { writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
 import type { AgenteEvent } from '@trilha/atendimento-domain';
 
 /**
@@ -14,7 +14,8 @@ export class AgentesProjection implements Projection {
 
   async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
     const { data } = stored as unknown as AgenteEvent;
-    await manager.query(
+    await writeAtCommit(
+      manager,
       `INSERT INTO agentes (id_agente, id_loja, nome, descricao, habilidades, faq, ativo, versao, criado_em)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [data.idAgente, data.idLoja, data.nome, data.descricao, data.habilidades, JSON.stringify(data.faq), data.ativo, stored.streamVersion, data.criadoEm],

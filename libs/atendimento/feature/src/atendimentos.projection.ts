@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Projection, StoredEvent } from '@trilha/event-store';
+import { writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
 import { ATENDIMENTO_EVENTOS, type AtendimentoEvent } from '@trilha/atendimento-domain';
 
 /** Conversations and their messages, as GET /atendimentos reads them; updated in the appending transaction. */
@@ -14,16 +14,18 @@ export class AtendimentosProjection implements Projection {
     switch (event.type) {
       case 'atendimento.criado': {
         const { idAtendimento, idLoja, canal, tipo, status, dadosCliente, idPedido, dataAbertura } = event.data;
-        await manager.query(
+        await writeAtCommit(
+          manager,
           `INSERT INTO atendimentos (id_atendimento, id_loja, canal, tipo, status, dados_cliente, id_pedido, data_abertura)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [idAtendimento, idLoja, canal, tipo, status, dadosCliente, idPedido, dataAbertura],
+          [idAtendimento, idLoja, canal, tipo, status, JSON.stringify(dadosCliente), idPedido, dataAbertura],
         );
         return;
       }
       case 'atendimento.mensagem': {
         const { idMensagem, idAtendimento, direcao, remetente, mensagem, dataHora } = event.data;
-        await manager.query(
+        await writeAtCommit(
+          manager,
           `INSERT INTO atendimento_mensagens (id_mensagem, id_atendimento, posicao, direcao, remetente, mensagem, data_hora)
            VALUES ($1, $2, $3, $4, $5, $6, $7)`,
           [idMensagem, idAtendimento, stored.streamVersion, direcao, remetente, mensagem, dataHora],
@@ -32,7 +34,7 @@ export class AtendimentosProjection implements Projection {
       }
       case 'atendimento.encerrado': {
         const { idAtendimento, status, dataEncerramento, resumo } = event.data;
-        await manager.query(`UPDATE atendimentos SET status = $2, data_encerramento = $3, resumo = $4 WHERE id_atendimento = $1`, [
+        await writeAtCommit(manager, `UPDATE atendimentos SET status = $2, data_encerramento = $3, resumo = $4 WHERE id_atendimento = $1`, [
           idAtendimento, status, dataEncerramento, resumo,
         ]);
         return;

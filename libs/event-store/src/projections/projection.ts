@@ -4,7 +4,9 @@ import type { StoredEvent } from '../stored-event';
 /**
  * A read model kept from events: `apply` is its evolve step, `handles` the event types it
  * reads. Inline projections run in the transaction that appends the events, so the read model
- * is never behind its writes; `reset` empties it before a rebuild.
+ * is never behind its writes, and write with `writeAtCommit` (nothing in a command reads a
+ * read model back), so their statements travel with the COMMIT; `reset` empties it before a
+ * rebuild.
  */
 export interface Projection {
   readonly name: string;

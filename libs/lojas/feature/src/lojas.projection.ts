@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Projection, StoredEvent } from '@trilha/event-store';
+import { writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
 import type { LojaEvent } from '@trilha/lojas-domain';
 
 export interface LojaRow {
@@ -21,19 +21,20 @@ export class LojasProjection implements Projection {
     const event = stored as unknown as LojaEvent;
     switch (event.type) {
       case 'loja.criada':
-        await manager.query(
+        await writeAtCommit(
+          manager,
           `INSERT INTO lojas (id_loja, nome, codigo_hash, ativa, criada_em, atualizada_em) VALUES ($1, $2, $3, true, $4, $4)`,
           [event.data.idLoja, event.data.nome, event.data.codigoHash, event.data.criadaEm],
         );
         return;
       case 'loja.desativada':
-        await manager.query(`UPDATE lojas SET ativa = false, tokens_revogados_antes = $2, atualizada_em = $2 WHERE id_loja = $1`, [
+        await writeAtCommit(manager, `UPDATE lojas SET ativa = false, tokens_revogados_antes = $2, atualizada_em = $2 WHERE id_loja = $1`, [
           event.data.idLoja,
           event.data.dataDesativacao,
         ]);
         return;
       case 'loja.ativada':
-        await manager.query(`UPDATE lojas SET ativa = true, atualizada_em = $2 WHERE id_loja = $1`, [event.data.idLoja, event.data.dataAtivacao]);
+        await writeAtCommit(manager, `UPDATE lojas SET ativa = true, atualizada_em = $2 WHERE id_loja = $1`, [event.data.idLoja, event.data.dataAtivacao]);
         return;
     }
   }

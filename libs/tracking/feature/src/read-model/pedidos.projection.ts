@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Projection, StoredEvent } from '@trilha/event-store';
+import { writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
 import type { PedidoEvent } from '@trilha/tracking-domain';
 import { pedidoResposta } from '../pedido.response';
 import { bloquearEscritas } from './bloquear-escritas';
@@ -16,7 +16,8 @@ export class PedidosProjection implements Projection {
 
   async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
     const { data: pedido } = stored as unknown as Extract<PedidoEvent, { type: 'pedido.salvo' }>;
-    await manager.query(
+    await writeAtCommit(
+      manager,
       `INSERT INTO pedidos (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, situacao, data_pedido, token_rastreio, documento)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (id_pedido) DO UPDATE SET

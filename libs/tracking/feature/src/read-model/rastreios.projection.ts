@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { fromRow, type EventRow, type Projection, type StoredEvent } from '@trilha/event-store';
+import { fromRow, writeAtCommit, type EventRow, type Projection, type StoredEvent } from '@trilha/event-store';
 import { evolveRastreio, registroRastreio, type PedidoEvent, type Rastreio } from '@trilha/tracking-domain';
 import { bloquearEscritas } from './bloquear-escritas';
 
@@ -29,8 +29,9 @@ export class RastreiosProjection implements Projection {
     const codigo = registrado?.codigoRastreio && !anterior?.volumes.some((volume) => volume.codigoRastreio === registrado.codigoRastreio)
       ? registrado.codigoRastreio
       : null;
-    // One round trip: the lookups are written by the statement's data-modifying CTEs.
-    await manager.query(
+    // One statement, sent with the COMMIT: the lookups are written by its data-modifying CTEs.
+    await writeAtCommit(
+      manager,
       `WITH hash AS (INSERT INTO rastreio_hashes (hash, id_loja, id_pedido) SELECT $7::text, $2::integer, $1::text WHERE $7::text IS NOT NULL),
             codigo AS (INSERT INTO rastreio_codigos (id_loja, codigo_rastreio, id_pedido) SELECT $2::integer, $8::text, $1::text WHERE $8::text IS NOT NULL ON CONFLICT DO NOTHING)
        INSERT INTO rastreios (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, documento)

@@ -1,0 +1,15 @@
+import { inlineParameters } from './event-store';
+
+// What PostgreSQL reads back from these literals: event-store.int.spec.ts.
+describe('inlineParameters', () => {
+  it('tells $10 from $1 and leaves a value that looks like a parameter alone', () => {
+    const params = ['$2', 'b', 3, 4, 5, 6, 7, 8, 9, 'ten'];
+    expect(inlineParameters('SELECT $10, $1', params)).toBe(`SELECT 'ten', '$2'`);
+  });
+
+  it('refuses what it cannot write and a parameter that was not given', () => {
+    expect(() => inlineParameters('SELECT $1', [Number.NaN])).toThrow(TypeError);
+    expect(() => inlineParameters('SELECT $1', [{ a: 1 } as never])).toThrow(TypeError);
+    expect(() => inlineParameters('SELECT $2', [1])).toThrow(RangeError);
+  });
+});
