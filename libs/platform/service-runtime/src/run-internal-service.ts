@@ -31,6 +31,11 @@ export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServ
   consumes: boolean;
   /** Kafka partitions it handles at once (default 1). Each partition, so each store, stays in order. */
   consumerPartitions?: number;
+  /**
+   * How many bytes of messages a fetch waits for, up to 50 ms (default 1 KiB): more for a
+   * service that reads a busy topic and can afford its messages a little later.
+   */
+  consumerFetchMinBytes?: number;
   /** Inline projections of its own events, for `main.js rebuild-projections`. */
   projections?: Projection[];
   /** Routes outside /v1 (the public tracking page). */
@@ -48,7 +53,9 @@ export async function runInternalService<S extends z.ZodObject = typeof internal
     kafka,
     opsPort: config.OPS_PORT,
     projections: spec.projections,
-    consumer: spec.consumes ? { groupId: spec.name, fromBeginning: true, partitions: spec.consumerPartitions } : undefined,
+    consumer: spec.consumes
+      ? { groupId: spec.name, fromBeginning: true, partitions: spec.consumerPartitions, fetchMinBytes: spec.consumerFetchMinBytes }
+      : undefined,
     async createApp() {
       const app = await NestFactory.create<NestExpressApplication>(spec.module(config, database, kafka), { bufferLogs: true, bodyParser: false });
       configureHttp(app, { httpsOnly: false, prefixExclude: spec.prefixExclude });

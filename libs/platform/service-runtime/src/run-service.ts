@@ -19,8 +19,9 @@ export interface ServiceSpec {
   /**
    * Kafka consumer group of the service's message controllers; none when it consumes nothing.
    * `partitions`: how many partitions it handles at once (default 1); each stays in order.
+   * `fetchMinBytes`: how much a fetch waits for, up to 50 ms (default 1 KiB).
    */
-  consumer?: { groupId: string; fromBeginning: boolean; partitions?: number };
+  consumer?: { groupId: string; fromBeginning: boolean; partitions?: number; fetchMinBytes?: number };
   /** Inline projections of the service's own events, for `main.js rebuild-projections`. */
   projections?: Projection[];
   /** Starts serving requests, if the service has a public port. */
@@ -59,7 +60,12 @@ export async function runService(spec: ServiceSpec): Promise<void> {
       // 50 ms: under load each fetch carries a batch, so consumers and the broker make a
       // fraction of the round trips, and an idle consumer asks 20 times a second, not 200
       // (docs/BENCHMARKS.md, Foundation). The price: a lone event may wait up to 50 ms.
-      consumer: { groupId: spec.consumer.groupId, allowAutoTopicCreation: false, minBytes: 1024, maxWaitTimeInMs: 50 },
+      consumer: {
+        groupId: spec.consumer.groupId,
+        allowAutoTopicCreation: false,
+        minBytes: spec.consumer.fetchMinBytes ?? 1024,
+        maxWaitTimeInMs: 50,
+      },
       subscribe: { fromBeginning: spec.consumer.fromBeginning },
       // Offsets are committed once a second rather than after every fetch: a redelivery
       // after a crash is absorbed by the inbox, and the broker is spared a request per message.
