@@ -149,10 +149,10 @@ export class OutboxRelay {
         // Positions are bigints from our own table: safe to write into the statement.
         const remove = `DELETE FROM outbox WHERE position = ANY('{${rows.map((row) => row.position).join(',')}}'::bigint[]); COMMIT`;
         const more = rows.length === BATCH || this.woken;
-        const published = rows;
+        const sent = rows;
         if (more) rows = await this.read(client, `${remove}; ${this.beginAndRead}`);
         else await client.query(remove);
-        this.recordPublished(published);
+        this.recordPublished(sent);
         if (!more) return 'drained';
         if (rows === 'busy') return 'busy';
       }
