@@ -30,10 +30,22 @@ export interface AppendOptions {
 const UNIQUE_VIOLATION = '23505';
 
 /**
- * A stream's events in order. The id is written in as a literal so that the statement needs no
- * parameters and can share a message with others (PostgreSQL's simple protocol).
+ * A stream's events in order, or those before a version. The id is written in as a literal so
+ * that the statement needs no parameters and can share a message with others (PostgreSQL's
+ * simple protocol).
  */
-const readStreamSql = (streamId: string) => `SELECT * FROM events WHERE stream_id = ${escapeLiteral(streamId)} ORDER BY stream_version`;
+const readStreamSql = (streamId: string, beforeVersion?: number) =>
+  `SELECT * FROM events WHERE stream_id = ${escapeLiteral(streamId)}` +
+  `${beforeVersion === undefined ? '' : ` AND stream_version < ${Math.trunc(beforeVersion)}`} ORDER BY stream_version`;
+
+/**
+ * The events of `event`'s stream before it, in order: what a command had read before appending
+ * it, for a projection that folds the stream when it is not handed it (a rebuild).
+ */
+export async function streamBefore(manager: EntityManager, event: StoredEvent): Promise<StoredEvent[]> {
+  const rows: EventRow[] = await manager.query(readStreamSql(event.streamId, event.streamVersion));
+  return rows.map(fromRow);
+}
 
 /** A parameter written into a statement as a literal (see `inlineParameters`). */
 type Literal = string | number | boolean | Date | readonly string[] | null | undefined;

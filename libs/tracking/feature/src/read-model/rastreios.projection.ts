@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { fromRow, writeAtCommit, type EventRow, type Projection, type StoredEvent } from '@trilha/event-store';
+import { streamBefore, writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
 import { evolveRastreio, registroRastreio, type PedidoEvent, type Rastreio } from '@trilha/tracking-domain';
 import { bloquearEscritas } from './bloquear-escritas';
 
@@ -19,7 +19,7 @@ export class RastreiosProjection implements Projection {
     const { idPedido } = event.data;
     // The record before this event is the fold of the stream before it: the stream a command
     // has just read, or, in a rebuild, the same events read from the log.
-    const antes = stream ?? (await this.streamAntes(manager, stored));
+    const antes = stream ?? (await streamBefore(manager, stored));
     const anterior = (antes as unknown as PedidoEvent[]).reduce<Rastreio | null>(evolveRastreio, null);
     const rastreio = evolveRastreio(anterior, event);
     if (!rastreio) return; // an order without tracking yet
@@ -41,14 +41,6 @@ export class RastreiosProjection implements Projection {
       [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, JSON.stringify(registroRastreio(rastreio)),
         registrado?.hash ?? null, codigo],
     );
-  }
-
-  private async streamAntes(manager: EntityManager, event: StoredEvent): Promise<StoredEvent[]> {
-    const rows: EventRow[] = await manager.query(
-      `SELECT * FROM events WHERE stream_id = $1 AND stream_version < $2 ORDER BY stream_version`,
-      [event.streamId, event.streamVersion],
-    );
-    return rows.map(fromRow);
   }
 
   async reset(manager: EntityManager): Promise<void> {
