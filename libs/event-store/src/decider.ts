@@ -1,5 +1,5 @@
 import { ConcurrencyError, type AppendOptions, type EventStore } from './event-store';
-import type { DomainEvent, StoredEvent } from './stored-event';
+import type { AppendedEvent, DomainEvent } from './stored-event';
 
 /** Business logic as pure functions (emmett): `decide(command, state) → events`, `evolve(state, event) → state`. */
 export interface Decider<Command, State, Event extends DomainEvent> {
@@ -10,7 +10,7 @@ export interface Decider<Command, State, Event extends DomainEvent> {
 
 export interface Decision<State> {
   state: State;
-  events: StoredEvent[];
+  events: AppendedEvent[];
 }
 
 const MAX_ATTEMPTS = 20;

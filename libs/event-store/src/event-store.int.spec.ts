@@ -15,7 +15,7 @@ import { createKafka } from './kafka';
 import { OutboxRelay } from './outbox/outbox-relay';
 import type { Projection } from './projections/projection';
 import { rebuildProjections } from './projections/rebuild';
-import type { StoredEvent } from './stored-event';
+import type { AppendedEvent } from './stored-event';
 
 /** A counter stream: the smallest aggregate that shows the store's guarantees. */
 type Added = { type: 'added'; data: { amount: number } };
@@ -28,7 +28,7 @@ const counter: Decider<{ add: number }, number, Added> = {
 class TotalsProjection implements Projection {
   readonly name = 'totals';
   readonly handles = ['added'];
-  async apply(manager: EntityManager, event: StoredEvent): Promise<void> {
+  async apply(manager: EntityManager, event: AppendedEvent): Promise<void> {
     await writeAtCommit(
       manager,
       `INSERT INTO totals (stream_id, total) VALUES ($1, $2)
@@ -157,12 +157,15 @@ describe('event store (PostgreSQL and Kafka)', () => {
       );
       const message = await eventually('the event on Kafka', () => received.find((m) => JSON.parse(String(m.value)).id === event.id));
       const envelope = JSON.parse(String(message.value));
+      // The appended event is the stored one but for what PostgreSQL sets as it commits.
+      const [{ globalPosition: _position, occurredAt, ...stored }] = await store.readStream(stream);
+      expect(stored).toEqual(event);
       expect(String(message.key)).toBe('42');
       expect(envelope).toEqual({
         id: event.id,
         type: 'added',
         schemaVersion: 1,
-        occurredAt: event.occurredAt,
+        occurredAt,
         idLoja: 42,
         correlationId,
         causationId: 'req-1',

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { currentTraceparent, requestContext } from '@trilha/observability';
-import { fromRow, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
+import { fromRow, type AppendedEvent, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
 import type { Projection } from './projections/projection';
 
 /** Another writer appended to the stream since it was read. */
 export class ConcurrencyError extends Error {
-  constructor(readonly streamId: string, readonly expectedVersion: number) {
-    super(`stream ${streamId} moved past version ${expectedVersion}`);
+  constructor(detail: string) {
+    super(`another writer appended to the stream first (${detail})`);
   }
 }
 
@@ -27,7 +27,34 @@ export interface AppendOptions {
   causationId?: string | null;
 }
 
-const UNIQUE_VIOLATION = '23505';
+/**
+ * A violation of the events' unique (stream_id, stream_version) means another writer appended
+ * to the stream since it was read; any other error passes through.
+ */
+function asConcurrencyError(error: unknown): unknown {
+  const { code, constraint, detail } = error as { code?: string; constraint?: string; detail?: string };
+  return code === '23505' && constraint === 'events_stream_id_stream_version_key' ? new ConcurrencyError(detail ?? constraint) : error;
+}
+
+/**
+ * An event and, if it leaves the service, its outbox message, in one statement. The message is
+ * the envelope as the event row has it (PostgreSQL's clock for occurredAt, in JavaScript's ISO
+ * form), with the data the routing chose.
+ */
+const APPEND_SQL = `
+  WITH stored AS (
+    INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, id_loja,
+                        correlation_id, causation_id, traceparent, occurred_at)
+    VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, $9, clock_timestamp())
+    RETURNING *
+  )
+  INSERT INTO outbox (topic, message_key, envelope)
+  SELECT $10::text, id_loja::text, jsonb_build_object(
+           'id', event_id, 'type', type, 'schemaVersion', schema_version,
+           'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'idLoja', id_loja, 'correlationId', correlation_id, 'causationId', causation_id,
+           'traceparent', traceparent, 'data', $11::jsonb)
+  FROM stored WHERE $10::text IS NOT NULL`;
 
 /**
  * A stream's events in order, or those before a version. The id is written in as a literal so
@@ -42,7 +69,7 @@ const readStreamSql = (streamId: string, beforeVersion?: number) =>
  * The events of `event`'s stream before it, in order: what a command had read before appending
  * it, for a projection that folds the stream when it is not handed it (a rebuild).
  */
-export async function streamBefore(manager: EntityManager, event: StoredEvent): Promise<StoredEvent[]> {
+export async function streamBefore(manager: EntityManager, event: AppendedEvent): Promise<StoredEvent[]> {
   const rows: EventRow[] = await manager.query(readStreamSql(event.streamId, event.streamVersion));
   return rows.map(fromRow);
 }
@@ -138,7 +165,7 @@ export class EventStore {
       return value;
     } catch (error) {
       await connection?.query('ROLLBACK').catch(() => undefined);
-      throw error;
+      throw asConcurrencyError(error);
     } finally {
       writesAtCommit.delete(runner.manager);
       await runner.release();
@@ -152,7 +179,9 @@ export class EventStore {
 
   /**
    * Appends to a stream inside `manager`'s transaction, which should come from `transaction`:
-   * the outbox messages of any other transaction wait for the relay's next poll.
+   * the outbox messages of any other transaction wait for the relay's next poll. The events
+   * are written with `writeAtCommit`, so a stream another writer has moved past fails the
+   * COMMIT with a `ConcurrencyError`; an inline projection reads nothing they wrote.
    */
   async append(
     manager: EntityManager,
@@ -160,51 +189,30 @@ export class EventStore {
     expectedVersion: number,
     events: DomainEvent[],
     options: AppendOptions,
-  ): Promise<StoredEvent[]> {
+  ): Promise<AppendedEvent[]> {
     const context = requestContext.get();
     const correlationId = options.correlationId ?? context?.correlationId ?? randomUUID();
     const causationId = options.causationId !== undefined ? options.causationId : (context?.causationId ?? null);
     const traceparent = currentTraceparent();
-    const stored: StoredEvent[] = [];
-    for (const [index, event] of events.entries()) {
+    const appended: AppendedEvent[] = [];
+    for (const [index, { type, data }] of events.entries()) {
+      const event: AppendedEvent = { id: randomUUID(), type, schemaVersion: 1, idLoja: options.idLoja, correlationId, causationId, traceparent, data, streamId, streamVersion: expectedVersion + index + 1 };
       const route = this.routing(event);
-      let rows: EventRow[];
       try {
-        // One round trip: the event and, if it leaves the service, its outbox message. The
-        // message is the envelope as the event row has it (PostgreSQL's clock for occurredAt,
-        // in JavaScript's ISO form), with the data the routing chose.
-        rows = await manager.query(
-          `WITH stored AS (
-             INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, id_loja,
-                                 correlation_id, causation_id, traceparent, occurred_at)
-             VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, $9, clock_timestamp())
-             RETURNING *
-           ), queued AS (
-             INSERT INTO outbox (topic, message_key, envelope)
-             SELECT $10::text, id_loja::text, jsonb_build_object(
-                      'id', event_id, 'type', type, 'schemaVersion', schema_version,
-                      'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                      'idLoja', id_loja, 'correlationId', correlation_id, 'causationId', causation_id,
-                      'traceparent', traceparent, 'data', $11::jsonb)
-             FROM stored WHERE $10::text IS NOT NULL
-           )
-           SELECT * FROM stored`,
-          [streamId, expectedVersion + index + 1, randomUUID(), event.type, event.data, options.idLoja,
-            correlationId, causationId, traceparent, route?.topic ?? null, route ? JSON.stringify(route.data) : null],
-        );
+        await writeAtCommit(manager, APPEND_SQL, [streamId, event.streamVersion, event.id, type, JSON.stringify(data), options.idLoja,
+          correlationId, causationId, traceparent, route?.topic ?? null, route ? JSON.stringify(route.data) : null]);
       } catch (error) {
-        if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new ConcurrencyError(streamId, expectedVersion);
-        throw error;
+        throw asConcurrencyError(error);
       }
       if (route) this.outboxWriters.add(manager);
-      stored.push(fromRow(rows[0]));
+      appended.push(event);
     }
-    for (const [index, event] of stored.entries()) {
-      const stream = options.history && [...options.history, ...stored.slice(0, index)];
+    for (const [index, event] of appended.entries()) {
+      const stream = options.history && [...options.history, ...appended.slice(0, index)];
       for (const projection of this.projections) {
         if (projection.handles.includes(event.type)) await projection.apply(manager, event, stream);
       }
     }
-    return stored;
+    return appended;
   }
 }

@@ -13,6 +13,12 @@ export interface StoredEvent<TData extends object = object, TType extends string
   globalPosition: string;
 }
 
+/**
+ * An event as its command appended it: the envelope and its place in the stream. Its position
+ * in the log and its `occurredAt` (PostgreSQL's clock) are set when it is written, with the COMMIT.
+ */
+export type AppendedEvent<TData extends object = object, TType extends string = string> = Omit<StoredEvent<TData, TType>, 'globalPosition' | 'occurredAt'>;
+
 export interface EventRow {
   global_position: string;
   stream_id: string;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
+import { writeAtCommit, type Projection, type AppendedEvent } from '@trilha/event-store';
 import type { AgenteEvent } from '@trilha/atendimento-domain';
 
 /**
@@ -12,7 +12,7 @@ export class AgentesProjection implements Projection {
   readonly name = 'agentes';
   readonly handles = ['agente.criado'];
 
-  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+  async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
     const { data } = stored as unknown as AgenteEvent;
     await writeAtCommit(
       manager,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
+import { writeAtCommit, type Projection, type AppendedEvent } from '@trilha/event-store';
 import { ATENDIMENTO_EVENTOS, type AtendimentoEvent } from '@trilha/atendimento-domain';
 
 /** Conversations and their messages, as GET /atendimentos reads them; updated in the appending transaction. */
@@ -9,7 +9,7 @@ export class AtendimentosProjection implements Projection {
   readonly name = 'atendimentos';
   readonly handles = Object.values(ATENDIMENTO_EVENTOS);
 
-  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+  async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
     const event = stored as unknown as AtendimentoEvent;
     switch (event.type) {
       case 'atendimento.criado': {

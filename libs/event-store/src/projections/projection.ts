@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { StoredEvent } from '../stored-event';
+import type { AppendedEvent } from '../stored-event';
 
 /**
  * A read model kept from events: `apply` is its evolve step, `handles` the event types it
@@ -15,6 +15,6 @@ export interface Projection {
    * `stream`: the event's stream before it, when the writer has read it (commands do; a
    * rebuild does not), for projections whose record is a fold of the whole stream.
    */
-  apply(manager: EntityManager, event: StoredEvent, stream?: readonly StoredEvent[]): Promise<void>;
+  apply(manager: EntityManager, event: AppendedEvent, stream?: readonly AppendedEvent[]): Promise<void>;
   reset(manager: EntityManager): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
+import { writeAtCommit, type Projection, type AppendedEvent } from '@trilha/event-store';
 import type { LojaEvent } from '@trilha/lojas-domain';
 
 export interface LojaRow {
@@ -17,7 +17,7 @@ export class LojasProjection implements Projection {
   readonly name = 'lojas';
   readonly handles = ['loja.criada', 'loja.desativada', 'loja.ativada'];
 
-  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+  async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
     const event = stored as unknown as LojaEvent;
     switch (event.type) {
       case 'loja.criada':

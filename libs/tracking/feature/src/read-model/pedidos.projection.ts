@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
+import { writeAtCommit, type Projection, type AppendedEvent } from '@trilha/event-store';
 import type { PedidoEvent } from '@trilha/tracking-domain';
 import { pedidoResposta } from '../pedido.response';
 import { bloquearEscritas } from './bloquear-escritas';
@@ -14,7 +14,7 @@ export class PedidosProjection implements Projection {
   readonly name = 'pedidos';
   readonly handles = ['pedido.salvo'];
 
-  async apply(manager: EntityManager, stored: StoredEvent): Promise<void> {
+  async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
     const { data: pedido } = stored as unknown as Extract<PedidoEvent, { type: 'pedido.salvo' }>;
     await writeAtCommit(
       manager,

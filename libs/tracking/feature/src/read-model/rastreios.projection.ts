@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { streamBefore, writeAtCommit, type Projection, type StoredEvent } from '@trilha/event-store';
+import { streamBefore, writeAtCommit, type Projection, type AppendedEvent } from '@trilha/event-store';
 import { evolveRastreio, registroRastreio, type PedidoEvent, type Rastreio } from '@trilha/tracking-domain';
 import { bloquearEscritas } from './bloquear-escritas';
 
@@ -14,7 +14,7 @@ export class RastreiosProjection implements Projection {
   readonly name = 'rastreios';
   readonly handles = ['pedido.salvo', 'rastreio.evento.registrado', 'rastreio.evento.corrigido'];
 
-  async apply(manager: EntityManager, stored: StoredEvent, stream?: readonly StoredEvent[]): Promise<void> {
+  async apply(manager: EntityManager, stored: AppendedEvent, stream?: readonly AppendedEvent[]): Promise<void> {
     const event = stored as unknown as PedidoEvent;
     const { idPedido } = event.data;
     // The record before this event is the fold of the stream before it: the stream a command
