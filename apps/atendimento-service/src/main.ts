@@ -26,6 +26,9 @@ main(() =>
     // 16 KiB (a dozen events under load) cost the service and the broker a fraction of what
     // fetches of two or three do, for up to 50 ms more before a message is applied.
     consumerFetchMinBytes: 16 * 1024,
+    // Every partition at once, each in order: the view's writes of the messages handled
+    // together go to PostgreSQL in one message (MessageConsumer's idempotent handlers).
+    consumerPartitions: 12,
     projections: [new AtendimentosProjection(), new AgentesProjection()],
     module: (config, database, kafka) => ({
       module: class AtendimentoServiceModule {},

@@ -11,6 +11,7 @@ import { dataSourceOptions, migrate, type ServiceDatabase } from './database';
 import { handleCommand, type Decider } from './decider';
 import { ConcurrencyError, EventStore, inlineParameters, writeAtCommit } from './event-store';
 import { MessageConsumer } from './inbox/message-consumer';
+import { WriteBatcher } from './inbox/write-batcher';
 import { createKafka } from './kafka';
 import { OutboxRelay } from './outbox/outbox-relay';
 import type { Projection } from './projections/projection';
@@ -241,7 +242,33 @@ describe('event store (PostgreSQL and Kafka)', () => {
       await inbox.consume('it-consumer', contextFor({ ...envelope, id: randomUUID(), data: { amount: 'four' } }), contract, handler);
       await inbox.consume('it-consumer', contextFor({ ...envelope, id: randomUUID(), type: 'unknown' }), contract, handler);
       expect(await dataSource.query(`SELECT amount FROM seen`)).toEqual([{ amount: 4 }]);
+    });
 
+    it('sends the writes of messages an idempotent handler takes at the same time in one message, and fails them together', async () => {
+      await dataSource.query(`CREATE TABLE tally (partition integer PRIMARY KEY, amount integer NOT NULL CHECK (amount > 0))`);
+      const inbox = new MessageConsumer(dataSource);
+      const contextFor = (partition: number, amount: number) => {
+        const value = { id: randomUUID(), type: 'added', schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja: partition + 1, correlationId: 'c', causationId: null, traceparent: null, data: { amount } };
+        return new KafkaContext([{ value: Buffer.from(JSON.stringify(value)), headers: {}, offset: '0' } as unknown as KafkaMessage, partition, topic, {} as never, (async () => undefined) as never, {} as never]);
+      };
+      const tally = (event: { idLoja: number; data: object }, manager: EntityManager) =>
+        writeAtCommit(manager, `INSERT INTO tally VALUES ($1, $2) ON CONFLICT (partition) DO UPDATE SET amount = EXCLUDED.amount`, [event.idLoja - 1, (event.data as AddedData).amount]);
+      const sent = jest.spyOn(dataSource, 'query');
+      try {
+        // One message per partition, as kafkajs hands them over when it consumes twelve at once.
+        await Promise.all(Array.from({ length: 12 }, (_, partition) => inbox.consume('it-tally', contextFor(partition, partition + 1), { added: AddedData }, tally, { idempotent: true })));
+        expect(sent).toHaveBeenCalledTimes(1);
+        expect(await dataSource.query(`SELECT sum(amount)::int AS total, count(*)::int AS rows FROM tally`)).toEqual([{ total: 78, rows: 12 }]);
+
+        // A statement that fails fails its batch: none of it is written, and each message is retried.
+        const batcher = new WriteBatcher(dataSource);
+        const statement = (partition: number, amount: number) => inlineParameters(`UPDATE tally SET amount = $2 WHERE partition = $1`, [partition, amount]);
+        const outcomes = await Promise.allSettled([batcher.send([statement(0, 100)]), batcher.send([statement(1, -1)])]);
+        expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+        expect(await dataSource.query(`SELECT amount FROM tally WHERE partition IN (0, 1) ORDER BY partition`)).toEqual([{ amount: 1 }, { amount: 2 }]);
+      } finally {
+        sent.mockRestore();
+      }
     });
   });
 });

@@ -108,13 +108,28 @@ const writesAtCommit = new WeakMap<EntityManager, string[]>();
 
 /**
  * Runs a write whose result nothing reads: inside an `EventStore.transaction` it is sent with
- * the COMMIT, in the same message (one round trip fewer per write); elsewhere (a rebuild, a
- * plain transaction) at once. Its error, if any, then fails the commit, which rolls back.
+ * the COMMIT, in the same message (one round trip fewer per write), and in an idempotent
+ * message handler with the other messages' writes (`MessageConsumer`); elsewhere (a rebuild,
+ * a plain transaction) at once. Its error, if any, then fails the commit, which rolls back.
  */
 export async function writeAtCommit(manager: EntityManager, sql: string, params: readonly Literal[]): Promise<void> {
   const pending = writesAtCommit.get(manager);
   if (pending) pending.push(inlineParameters(sql, params));
   else await manager.query(sql, params as unknown[]);
+}
+
+/**
+ * Runs `work`, holding the statements it writes through `manager` with `writeAtCommit`, and
+ * returns them for the caller to send (with its COMMIT, or with other messages' writes).
+ */
+export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () => Promise<T>): Promise<{ value: T; writes: string[] }> {
+  const writes: string[] = [];
+  writesAtCommit.set(manager, writes);
+  try {
+    return { value: await work(), writes };
+  } finally {
+    writesAtCommit.delete(manager);
+  }
 }
 
 /**
@@ -156,18 +171,15 @@ export class EventStore {
         const [, read] = (await connection.query(`BEGIN; ${readStreamSql(streamId)}`)) as unknown as QueryResult<EventRow>[];
         stream = read.rows.map(fromRow);
       }
-      const pending: string[] = [];
-      writesAtCommit.set(runner.manager, pending);
-      const value = await work(runner.manager, stream);
+      const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, stream));
       const wroteOutbox = this.outboxWriters.has(runner.manager);
-      await connection.query([...pending, 'COMMIT'].join(';\n'));
+      await connection.query([...writes, 'COMMIT'].join(';\n'));
       if (wroteOutbox) for (const listener of this.outboxListeners) listener();
       return value;
     } catch (error) {
       await connection?.query('ROLLBACK').catch(() => undefined);
       throw asConcurrencyError(error);
     } finally {
-      writesAtCommit.delete(runner.manager);
       await runner.release();
     }
   }

@@ -4,7 +4,9 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Counter } from 'prom-client';
 import { InvalidMessageError, parseEventMessage, type EventEnvelope, type TopicContract } from '@trilha/contracts';
 import { requestContext, withSpanFrom } from '@trilha/observability';
+import { holdingWritesAtCommit } from '../event-store';
 import { kafkaMessageJson } from './kafka-value';
+import { WriteBatcher } from './write-batcher';
 
 const handled = new Counter({ name: 'trilha_messages_handled_total', help: 'Kafka messages handled', labelNames: ['consumer', 'outcome'] });
 
@@ -19,8 +21,9 @@ export interface ConsumeOptions {
    * The handler's writes come out the same when messages are delivered again in their order
    * (after a crash, Kafka redelivers everything since the last committed offset): upserts of the
    * values the message carries, inserts that ignore a repeat. It then runs without the inbox
-   * and without a transaction of the consumer's: for a one-statement handler, one round trip
-   * to PostgreSQL instead of four.
+   * and without a transaction of the consumer's, and what it writes with `writeAtCommit` is
+   * sent with the writes of the other partitions' messages handled at the same time
+   * (`WriteBatcher`): one round trip for a fetch's worth of messages, instead of four each.
    */
   idempotent?: boolean;
 }
@@ -42,8 +45,11 @@ export interface ConsumeOptions {
 export class MessageConsumer {
   private readonly logger = new Logger(MessageConsumer.name);
   private stopping = false;
+  private readonly writeBatcher: WriteBatcher;
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly dataSource: DataSource) {
+    this.writeBatcher = new WriteBatcher(dataSource);
+  }
 
   stop(): void {
     this.stopping = true;
@@ -91,7 +97,9 @@ export class MessageConsumer {
 
   private asIs<T extends EventEnvelope>(handler: MessageHandler<T>): (event: T) => Promise<Outcome> {
     return async (event) => {
-      await handler(event, this.dataSource.manager);
+      const manager = this.dataSource.createEntityManager();
+      const { writes } = await holdingWritesAtCommit(manager, () => handler(event, manager));
+      await this.writeBatcher.send(writes);
       return 'handled';
     };
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { TrackingMessage } from '@trilha/contracts';
+import { writeAtCommit } from '@trilha/event-store';
 import type { PedidoRastreado } from '@trilha/atendimento-domain';
 
 /** How many orders one answer may name. */
@@ -37,7 +38,8 @@ const REGISTRAR_EVENTO = SALVAR_EVENTO('DO NOTHING');
 const CORRIGIR_EVENTO = SALVAR_EVENTO('DO UPDATE SET data_hora = $13, descricao = $14, visivel = $15');
 
 /**
- * Applies a tracking event to the agents' view of the stores' orders, in one round trip.
+ * Applies a tracking event to the agents' view of the stores' orders, in one statement (sent
+ * with other messages' writes when the consumer handles several partitions at once).
  * Messages of one store arrive in order (key = idLoja), so the last one read has the order's
  * current identifiers.
  *
@@ -52,10 +54,10 @@ export async function aplicarEventoDeRastreio(event: TrackingMessage, manager: E
   const pedido = event.data;
   const doPedido = [pedido.idPedido, idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal ?? null, pedido.linkRastreio];
   // pedido.salvo carries the order as it now is; a tracking event may leave pedidoCanal out.
-  if (event.type === 'pedido.salvo') return void (await manager.query(SALVAR_PEDIDO('$5'), doPedido));
+  if (event.type === 'pedido.salvo') return writeAtCommit(manager, SALVAR_PEDIDO('$5'), doPedido);
   const { data } = event;
   const registrado = event.type === 'rastreio.evento.registrado';
-  await manager.query(registrado ? REGISTRAR_EVENTO : CORRIGIR_EVENTO, [
+  await writeAtCommit(manager, registrado ? REGISTRAR_EVENTO : CORRIGIR_EVENTO, [
     ...doPedido,
     data.chaveEnvio, data.codigoRastreio ?? null, data.codigoEnvio ?? null, data.rotulo ?? null, registrado && event.data.encerraVolume,
     data.hash, data.dataHora, data.descricao, data.visivelClienteFinal,
