@@ -88,6 +88,25 @@ describe('rastreio view (PostgreSQL)', () => {
     expect(descreverPedido((await view.buscar(1, ['7001']))[0])).toMatch(/^Pedido 7001: Saiu para entrega \(03\/03\/2026 às 10:00\)/);
   });
 
+  it('writes no new version of the order or the volume when an event changes nothing of them', async () => {
+    const ref = pedido(randomUUID().slice(0, 32), '7501', 'CANAL-75');
+    const versoes = async () => ({
+      pedido: (await dataSource.query(`SELECT xmin::text AS v FROM rastreio_pedidos WHERE id_pedido = $1`, [ref.idPedido]))[0].v,
+      volume: (await dataSource.query(`SELECT xmin::text AS v FROM rastreio_volumes WHERE id_pedido = $1`, [ref.idPedido]))[0].v,
+    });
+    await aplicar(1, 'rastreio.evento.registrado', evento(ref, 'GG75BR', '2026-03-01T10:00:00-03:00', 'Postado'));
+    const primeiras = await versoes();
+    await aplicar(1, 'rastreio.evento.registrado', evento(ref, 'GG75BR', '2026-03-02T10:00:00-03:00', 'Em trânsito'));
+    await aplicar(1, 'rastreio.evento.registrado', evento({ ...ref, pedidoCanal: null }, 'GG75BR', '2026-03-03T10:00:00-03:00', 'Em rota'));
+    expect(await versoes()).toEqual(primeiras);
+    // A new label is a change of the volume only.
+    await aplicar(1, 'rastreio.evento.registrado', { ...evento(ref, 'GG75BR', '2026-03-04T10:00:00-03:00', 'Separado'), rotulo: 'Caixa 2' });
+    const depois = await versoes();
+    expect(depois.pedido).toBe(primeiras.pedido);
+    expect(depois.volume).not.toBe(primeiras.volume);
+    expect((await view.buscar(1, ['7501']))[0].volumes[0].rotulo).toBe('Caixa 2');
+  });
+
   it('marks a volume closed by its event', async () => {
     const ref = pedido(randomUUID().slice(0, 32), '8001');
     await aplicar(1, 'rastreio.evento.registrado', { ...evento(ref, 'EE8BR', '2026-03-01T10:00:00-03:00', 'Entregue'), encerraVolume: true });

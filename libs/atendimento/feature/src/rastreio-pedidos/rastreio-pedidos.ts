@@ -8,11 +8,20 @@ import type { PedidoRastreado } from '@trilha/atendimento-domain';
 /** How many orders one answer may name. */
 const MAX_PEDIDOS = 5;
 
+/**
+ * An upsert's update, made only when it changes something: most tracking events repeat what the
+ * view already has of the order and the volume, and a repeat then writes no new row version
+ * (nothing for autovacuum to clean up, no new index entries).
+ */
+const atualizarSeMudar = (tabela: string, valores: Record<string, string>, daLoja: string) => `
+  DO UPDATE SET ${Object.entries(valores).map(([coluna, valor]) => `${coluna} = ${valor}`).join(', ')}
+  WHERE ${tabela}.id_loja = ${daLoja}
+    AND (${Object.keys(valores).map((coluna) => `${tabela}.${coluna}`).join(', ')}) IS DISTINCT FROM (${Object.values(valores).join(', ')})`;
+
 const SALVAR_PEDIDO = (canal: string) => `
   INSERT INTO rastreio_pedidos (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, link_rastreio)
   VALUES ($1, $2, $3, $4, $5, $6)
-  ON CONFLICT (id_pedido) DO UPDATE SET numero_pedido = $3, tipo_pedido = $4, pedido_canal = ${canal}, link_rastreio = $6
-  WHERE rastreio_pedidos.id_loja = $2`;
+  ON CONFLICT (id_pedido) ${atualizarSeMudar('rastreio_pedidos', { numero_pedido: '$3', tipo_pedido: '$4', pedido_canal: canal, link_rastreio: '$6' }, '$2')}`;
 
 /**
  * The order, its volume and the event in one statement: the data-modifying CTEs write the
@@ -25,12 +34,12 @@ const SALVAR_EVENTO = (seJaExiste: string) => `
   volume AS (
     INSERT INTO rastreio_volumes (id_pedido, chave_envio, id_loja, codigo_rastreio, codigo_envio, rotulo, encerrado)
     VALUES ($1, $7, $2, $8, $9, $10, $11)
-    ON CONFLICT (id_pedido, chave_envio) DO UPDATE SET
-      codigo_rastreio = COALESCE($8, rastreio_volumes.codigo_rastreio),
-      codigo_envio = COALESCE($9, rastreio_volumes.codigo_envio),
-      rotulo = COALESCE($10, rastreio_volumes.rotulo),
-      encerrado = rastreio_volumes.encerrado OR $11
-    WHERE rastreio_volumes.id_loja = $2)
+    ON CONFLICT (id_pedido, chave_envio) ${atualizarSeMudar('rastreio_volumes', {
+      codigo_rastreio: 'COALESCE($8, rastreio_volumes.codigo_rastreio)',
+      codigo_envio: 'COALESCE($9, rastreio_volumes.codigo_envio)',
+      rotulo: 'COALESCE($10, rastreio_volumes.rotulo)',
+      encerrado: 'rastreio_volumes.encerrado OR $11',
+    }, '$2')})
   INSERT INTO rastreio_eventos (id_loja, hash, id_pedido, chave_envio, data_hora, descricao, visivel)
   VALUES ($2, $12, $1, $7, $13, $14, $15)
   ON CONFLICT (id_loja, hash) ${seJaExiste}`;
