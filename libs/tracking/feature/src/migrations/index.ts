@@ -1,7 +1,7 @@
 import { Tracking1732000000300 } from './1732000000300-tracking';
 import { RastreiosLz41732000000310 } from './1732000000310-rastreios-lz4';
 import { RastreiosSemEstado1732000000320 } from './1732000000320-rastreios-sem-estado';
-import { RastreiosFillfactor1732000000330 } from './1732000000330-rastreios-fillfactor';
+import { RastreiosArmazenamento1732000000330 } from './1732000000330-rastreios-armazenamento';
 
 /** The tracking schema's migrations, oldest first. */
-export const trackingMigrations = [Tracking1732000000300, RastreiosLz41732000000310, RastreiosSemEstado1732000000320, RastreiosFillfactor1732000000330];
+export const trackingMigrations = [Tracking1732000000300, RastreiosLz41732000000310, RastreiosSemEstado1732000000320, RastreiosArmazenamento1732000000330];
