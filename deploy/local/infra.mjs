@@ -732,6 +732,8 @@ async function startKafka({ dataDir, ports, log }) {
       '-Xms256m',
       '-Xmx768m',
       '-XX:+UseG1GC',
+      // One GC thread: a pause of the broker's never takes both cores from the services beside it.
+      '-XX:ParallelGCThreads=1',
       '-XX:MaxGCPauseMillis=20',
       '-XX:InitiatingHeapOccupancyPercent=35',
       ...jvmCommon,
