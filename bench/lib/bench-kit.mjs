@@ -1,6 +1,7 @@
 // What every benchmark under bench/ shares: options, the machine, percentiles, CPU per process,
 // a durable stack of its own with an HTTPS client and stores, and open and closed load loops.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
@@ -54,7 +55,19 @@ export function parseArgs(defaults) {
   }));
 }
 
-/** The machine, for the report: cores, CPU, memory, Node.js, and its load average now. */
+/**
+ * How long this host takes now for a fixed piece of work on one core (SHA-256 chained 200,000
+ * times). A shared host runs the same work faster at some hours than at others, which moves
+ * every figure of a run; the probe lets runs of different hours be compared.
+ */
+function cpuProbe() {
+  const started = process.hrtime.bigint();
+  let digest = Buffer.alloc(32);
+  for (let i = 0; i < 200_000; i += 1) digest = createHash('sha256').update(digest).digest();
+  return `${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms`;
+}
+
+/** The machine, for the report: cores, CPU, memory, Node.js, its CPU probe and load average now. */
 export function machine() {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   let cores = availableParallelism();
@@ -70,11 +83,12 @@ export function machine() {
     memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
     node: process.version,
     loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    cpuProbe: cpuProbe(),
   };
 }
 
-/** "2 cores, AMD EPYC …, 23.5 GiB RAM, node v20.20.2" */
-export const describeMachine = (facts) => `${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}`;
+/** "2 cores, AMD EPYC …, 23.5 GiB RAM, node v20.20.2, CPU probe 430 ms" */
+export const describeMachine = (facts) => `${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}, CPU probe ${facts.cpuProbe}`;
 
 export function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;

@@ -121,12 +121,13 @@ async function loadTrackingData(stack, stores, { orders, volumes, events }) {
 
 /** The first lines of both tracking benchmarks' reports: the run, the machine, the stack, the data set. */
 export function trackingReportHead(title, facts, args, counts) {
+  const end = machine();
   return [
     '',
     title,
     `  date            ${facts.date}`,
     `  machine         ${describeMachine(facts)}`,
-    `  load average    ${facts.loadAverage} before the stack started, ${machine().loadAverage} at the end (the machine is shared)`,
+    `  load average    ${facts.loadAverage} before the stack started, ${end.loadAverage} at the end (the machine is shared); CPU probe ${end.cpuProbe} at the end`,
     `  stack           durable (PostgreSQL fsync on), log level ${args['log-level']}`,
     `  data            ${args.stores} stores × ${args.orders} orders × ${args.volumes} volumes × ${args.events} events: ${counts.pedidos} orders, ${counts.events} stored events`,
   ];
