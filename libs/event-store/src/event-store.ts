@@ -27,13 +27,17 @@ export interface AppendOptions {
   causationId?: string | null;
 }
 
+const UNIQUE_VIOLATION = '23505';
+/** PostgreSQL's name for the events table's UNIQUE (stream_id, stream_version) (the event store's migration). */
+const STREAM_VERSION_KEY = 'events_stream_id_stream_version_key';
+
 /**
  * A violation of the events' unique (stream_id, stream_version) means another writer appended
  * to the stream since it was read; any other error passes through.
  */
 function asConcurrencyError(error: unknown): unknown {
   const { code, constraint, detail } = error as { code?: string; constraint?: string; detail?: string };
-  return code === '23505' && constraint === 'events_stream_id_stream_version_key' ? new ConcurrencyError(detail ?? constraint) : error;
+  return code === UNIQUE_VIOLATION && constraint === STREAM_VERSION_KEY ? new ConcurrencyError(detail ?? constraint) : error;
 }
 
 /**
@@ -103,7 +107,7 @@ export function inlineParameters(sql: string, params: readonly Literal[]): strin
   });
 }
 
-/** Statements each open `EventStore.transaction` sends with its COMMIT, by its manager. */
+/** Statements `holdingWritesAtCommit` holds for its caller to send, by the manager they were written through. */
 const writesAtCommit = new WeakMap<EntityManager, string[]>();
 
 /**
@@ -133,9 +137,9 @@ export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () 
 }
 
 /**
- * Append-only event log of one service. An append checks the stream's version (optimistic
- * concurrency), writes the outgoing messages to the outbox and updates the inline
- * projections, all in the caller's transaction.
+ * Append-only event log of one service. An append writes the events and their outgoing
+ * messages (the outbox) and updates the inline projections, all in the caller's transaction;
+ * the stream's version is checked as it commits (optimistic concurrency).
  */
 export class EventStore {
   /** Transactions that wrote to the outbox and have not committed yet. */
