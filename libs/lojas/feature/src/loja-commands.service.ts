@@ -19,8 +19,8 @@ export class LojaCommandsService {
   async executar(idLoja: number, command: LojaCommand): Promise<{ state: LojaState; events: LojaEvent[] }> {
     try {
       const decision = await handleCommand(this.store, lojaDecider, lojaStreamId(idLoja), command, { idLoja });
-      const events = decision.events as unknown as LojaEvent[];
-      for (const event of events) this.cache.apply(event);
+      const events = decision.events as unknown as (LojaEvent & { id: string })[];
+      for (const event of events) this.cache.applyOwn(event);
       return { state: decision.state, events };
     } catch (error) {
       if (error instanceof LojaNaoEncontrada) throw new NotFoundException(error.message);

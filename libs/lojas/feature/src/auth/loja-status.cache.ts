@@ -17,6 +17,14 @@ const TRUST_MS = 30_000;
 @Injectable()
 export class LojaStatusCache {
   private readonly entries = new Map<number, { acesso: LojaAcesso; loadedAt: number }>();
+  /**
+   * By store, the ids of events this replica's own commands applied that its consumer has not
+   * read back from Kafka yet. Until they come, a message of that store is older than what the
+   * cache holds (a store's events stay in order on the topic) and is passed over: else the
+   * `loja.criada` of a store deactivated here a moment later could arrive after the
+   * deactivation and make the store active again in this replica's eyes.
+   */
+  private readonly awaitingKafka = new Map<number, Set<string>>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -27,14 +35,35 @@ export class LojaStatusCache {
       `SELECT ativa, tokens_revogados_antes FROM lojas WHERE id_loja = $1`,
       [idLoja],
     );
+    // The database has every committed event, this replica's own included.
+    this.awaitingKafka.delete(idLoja);
     if (rows.length === 0) return undefined;
     const acesso = { ativa: rows[0].ativa, tokensRevogadosAntes: rows[0].tokens_revogados_antes?.toISOString() ?? null };
     this.entries.set(idLoja, { acesso, loadedAt: Date.now() });
     return acesso;
   }
 
-  /** Applies a store event, from this replica's own command or from Kafka. */
-  apply(event: LojaMessage | LojaEvent): void {
+  /** Applies an event of this replica's own command, as soon as it committed. */
+  applyOwn(event: LojaEvent & { id: string }): void {
+    const { idLoja } = event.data;
+    const awaiting = this.awaitingKafka.get(idLoja) ?? new Set<string>();
+    this.awaitingKafka.set(idLoja, awaiting.add(event.id));
+    this.apply(event);
+  }
+
+  /** Applies a store event read from Kafka, unless the cache is already past it. */
+  applyFromKafka(message: LojaMessage): void {
+    const { idLoja } = message.data;
+    const awaiting = this.awaitingKafka.get(idLoja);
+    if (awaiting) {
+      awaiting.delete(message.id);
+      if (awaiting.size === 0) this.awaitingKafka.delete(idLoja);
+      return;
+    }
+    this.apply(message);
+  }
+
+  private apply(event: LojaMessage | LojaEvent): void {
     const { idLoja } = event.data;
     const current = this.entries.get(idLoja)?.acesso;
     const set = (acesso: LojaAcesso) => this.entries.set(idLoja, { acesso, loadedAt: Date.now() });

@@ -19,7 +19,7 @@ export class LojasMessageController {
   onLojaEvent(@Ctx() context: KafkaContext): void {
     try {
       const event = parseEventMessage<LojaMessage>(kafkaMessageJson(context.getMessage().value), LOJAS_CONTRACT);
-      this.cache.apply(event);
+      this.cache.applyFromKafka(event);
     } catch (error) {
       this.logger.error({ msg: 'rejected invalid store event', offset: context.getMessage().offset, error: (error as Error).message });
     }

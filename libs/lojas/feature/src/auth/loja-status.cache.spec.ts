@@ -1,0 +1,34 @@
+import type { DataSource } from 'typeorm';
+import type { LojaMessage } from '@trilha/contracts';
+import { LojaStatusCache } from './loja-status.cache';
+
+/** The read model as the cache loads it: the store as it was committed. */
+const readModel = (ativa: boolean) => ({ query: async () => [{ ativa, tokens_revogados_antes: null }] }) as unknown as DataSource;
+
+const envelope = { schemaVersion: 1, occurredAt: '2026-03-01T10:00:00.000Z', idLoja: 7, correlationId: 'c', causationId: null, traceparent: null };
+const criada = { ...envelope, id: 'e1', type: 'loja.criada', data: { idLoja: 7, nome: 'Loja', criadaEm: '2026-03-01T10:00:00.000Z' } } as LojaMessage;
+const desativada = { ...envelope, id: 'e2', type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-03-01T10:00:01.000Z' } } as LojaMessage;
+const ativada = { ...envelope, id: 'e3', type: 'loja.ativada', data: { idLoja: 7, dataAtivacao: '2026-03-01T10:00:02.000Z' } } as LojaMessage;
+
+describe('LojaStatusCache', () => {
+  it('passes over the Kafka messages of a store older than its own command’s event, then follows Kafka again', async () => {
+    const cache = new LojaStatusCache(readModel(true));
+    await cache.get(7);
+    cache.applyOwn({ id: desativada.id, type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-03-01T10:00:01.000Z' } });
+    // The store's creation, read from Kafka after this replica deactivated it, changes nothing.
+    cache.applyFromKafka(criada);
+    expect(await cache.get(7)).toMatchObject({ ativa: false });
+    cache.applyFromKafka(desativada);
+    expect(await cache.get(7)).toMatchObject({ ativa: false });
+    // Past its own event, a message of another replica's command applies.
+    cache.applyFromKafka(ativada);
+    expect(await cache.get(7)).toMatchObject({ ativa: true });
+  });
+
+  it('applies Kafka messages in order when it has no command of its own pending', async () => {
+    const cache = new LojaStatusCache(readModel(true));
+    cache.applyFromKafka(criada);
+    cache.applyFromKafka(desativada);
+    expect(await cache.get(7)).toMatchObject({ ativa: false, tokensRevogadosAntes: '2026-03-01T10:00:01.000Z' });
+  });
+});
