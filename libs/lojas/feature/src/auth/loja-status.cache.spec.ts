@@ -25,6 +25,18 @@ describe('LojaStatusCache', () => {
     expect(await cache.get(7)).toMatchObject({ ativa: true });
   });
 
+  it('keeps an event applied while its read of the database was on its way', async () => {
+    let answer: (rows: object[]) => void = () => undefined;
+    const slowReadModel = { query: () => new Promise((resolve) => (answer = resolve)) } as unknown as DataSource;
+    const cache = new LojaStatusCache(slowReadModel);
+    const reading = cache.get(7);
+    cache.applyOwn({ id: desativada.id, type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-03-01T10:00:01.000Z' } });
+    answer([{ ativa: true, tokens_revogados_antes: null }]); // what the database had before the command committed
+    expect(await reading).toMatchObject({ ativa: false });
+    cache.applyFromKafka(criada);
+    expect(await cache.get(7)).toMatchObject({ ativa: false });
+  });
+
   it('applies Kafka messages in order when it has no command of its own pending', async () => {
     const cache = new LojaStatusCache(readModel(true));
     cache.applyFromKafka(criada);

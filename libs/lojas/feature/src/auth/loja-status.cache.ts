@@ -35,7 +35,10 @@ export class LojaStatusCache {
       `SELECT ativa, tokens_revogados_antes FROM lojas WHERE id_loja = $1`,
       [idLoja],
     );
-    // The database has every committed event, this replica's own included.
+    // An event applied while the read was on its way is newer than what the read saw.
+    const applied = this.entries.get(idLoja);
+    if (applied !== entry && applied) return applied.acesso;
+    // Otherwise the read saw every event committed before it, this replica's own included.
     this.awaitingKafka.delete(idLoja);
     if (rows.length === 0) return undefined;
     const acesso = { ativa: rows[0].ativa, tokensRevogadosAntes: rows[0].tokens_revogados_antes?.toISOString() ?? null };
