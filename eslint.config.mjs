@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 // Module boundaries: what may depend on what. A domain lib imports no transport or ORM;
 // a util lib imports only other utils; contexts reach each other only through contracts.
 const transportAndStorage = [
-  '@nestjs/*', 'typeorm', 'pg', 'kafkajs', 'ioredis', 'express', '@trilha/event-store',
+  '@nestjs/*', 'typeorm', 'pg', 'kafkajs', 'ioredis', 'fastify', '@trilha/event-store',
 ];
 
 export default [

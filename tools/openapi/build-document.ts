@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Test } from '@nestjs/testing';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { OPENAPI_EXTENSIONS } from '@trilha/http';
+import { httpAdapter, OPENAPI_EXTENSIONS } from '@trilha/http';
 import { API_SOURCES } from './api-sources';
 import { webhooksSection } from './webhooks';
 
@@ -39,7 +39,7 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
   const document = { ...baseDocument(), paths: {}, components: { ...baseDocument().components, schemas: {} } } as OpenAPIObject;
   for (const source of API_SOURCES) {
     const moduleRef = await Test.createTestingModule({ imports: [source.module()] }).useMocker(() => ({})).compile();
-    const app = moduleRef.createNestApplication({ logger: false });
+    const app = moduleRef.createNestApplication(httpAdapter(), { logger: false });
     const partial = SwaggerModule.createDocument(app, baseDocument());
     for (const [path, operations] of Object.entries(partial.paths)) {
       const target = (document.paths[path] ??= {}) as Record<string, unknown>;

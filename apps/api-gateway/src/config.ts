@@ -10,7 +10,7 @@ export const gatewayConfigSchema = serviceConfigSchema({
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
   TLS_TERMINATED_BY_PROXY: booleanFlag.default(false),
-  /** Express `trust proxy`: which proxies' X-Forwarded-Proto is believed (comma-separated CIDRs or names). */
+  /** Which proxies' X-Forwarded-Proto is believed (comma-separated addresses, CIDRs or names such as `loopback`). */
   TRUSTED_PROXIES: z.string().default('loopback'),
   REDIS_URL: redisUrl,
   TOKEN_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),

@@ -1,12 +1,12 @@
 import './tracing';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { kafkaConnection, loadConfigOrExit } from '@trilha/config';
 import { UNPREFIXED_ROUTES } from '@trilha/gateway-routing';
-import { configureHttp } from '@trilha/http';
+import { ALL_INTERFACES, configureHttp, httpAdapter } from '@trilha/http';
 import { LojasProjection } from '@trilha/lojas';
 import { main, runService } from '@trilha/service-runtime';
 import { AppModule } from './app.module';
@@ -25,16 +25,19 @@ main(async () => {
     consumer: { groupId: `api-gateway-${config.INSTANCE_ID ?? `${hostname()}-${randomUUID().slice(0, 8)}`}`, fromBeginning: false },
     async createApp() {
       // Read here, not before: `main.js migrate` needs neither the certificate nor the document.
-      const httpsOptions = config.TLS_TERMINATED_BY_PROXY
+      const https = config.TLS_TERMINATED_BY_PROXY
         ? undefined
         : { cert: readFileSync(config.TLS_CERT_FILE!), key: readFileSync(config.TLS_KEY_FILE!) };
       const document = loadOpenApiDocument();
-      const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config, document), { httpsOptions, bufferLogs: true, bodyParser: false });
-      app.set('trust proxy', config.TRUSTED_PROXIES);
+      const app = await NestFactory.create<NestFastifyApplication>(
+        AppModule.register(config, document),
+        httpAdapter({ https, trustProxy: config.TRUSTED_PROXIES }),
+        { bufferLogs: true, bodyParser: false },
+      );
       configureHttp(app, { httpsOnly: true, prefixExclude: UNPREFIXED_ROUTES });
       serveOpenApi(app, document);
       return app;
     },
-    listen: (app) => app.listen(config.PUBLIC_PORT),
+    listen: (app) => app.listen(config.PUBLIC_PORT, ALL_INTERFACES),
   });
 });

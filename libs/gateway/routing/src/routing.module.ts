@@ -1,6 +1,7 @@
-import { All, Controller, Get, Inject, Injectable, Module, NotFoundException, Req, RequestMethod, Res, type DynamicModule, type MiddlewareConsumer, type NestMiddleware, type NestModule } from '@nestjs/common';
+import { All, Controller, Get, Inject, Module, NotFoundException, Req, RequestMethod, Res, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { API_PREFIX, problem, sendProblem, type LimitedRequest } from '@trilha/http';
 import { SemToken, type AuthenticatedRequest } from '@trilha/http';
 import { apiCatalog, matchRoute, type ApiRoute, type OpenApiDocument } from './api-catalog';
@@ -14,26 +15,26 @@ type RoutedRequest = AuthenticatedRequest & LimitedRequest & { apiRoute?: ApiRou
 
 const ROUTES = Symbol('API_ROUTES');
 
+/** What the router gives every /v1 request that no route of the gateway's own takes. */
+const CATCH_ALL = `/${API_PREFIX}/*`;
+
 /**
- * Matches every /v1 request against the catalog before authentication: an unknown route is a
- * 404 whoever asks; a forwarded one gets its own rate-limit counter and limit.
+ * Fastify `onRequest` hook: matches every /v1 request the gateway does not serve itself
+ * against the catalog, before authentication. An unknown route is a 404 whoever asks; a
+ * forwarded one gets its own rate-limit counter and limit.
  */
-@Injectable()
-class RouteMatchMiddleware implements NestMiddleware {
-  private readonly prefix = `/${API_PREFIX}`;
-
-  constructor(@Inject(ROUTES) private readonly routes: ApiRoute[]) {}
-
-  use(request: RoutedRequest, response: Response, next: NextFunction): void {
-    if (!request.path.startsWith(`${this.prefix}/`)) return next();
-    const route = matchRoute(this.routes, request.method, request.path.slice(this.prefix.length));
-    if (!route) return sendProblem(response, problem(404, `Rota não encontrada: ${request.method} ${request.path}.`, request.originalUrl));
+function routeMatchHook(routes: ApiRoute[]) {
+  return (request: RoutedRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    if (request.routeOptions.url !== CATCH_ALL) return done();
+    const path = request.url.split('?', 1)[0];
+    const route = matchRoute(routes, request.method, path.slice(`/${API_PREFIX}`.length));
+    if (!route) return void sendProblem(reply, problem(404, `Rota não encontrada: ${request.method} ${path}.`, request.originalUrl));
     if (route.service !== GATEWAY_SERVICE) {
       request.apiRoute = route;
       request.limitedRoute = { id: route.id, limitPerMinute: route.limitPerMinute };
     }
-    next();
-  }
+    done();
+  };
 }
 
 @ApiExcludeController()
@@ -41,11 +42,11 @@ class RouteMatchMiddleware implements NestMiddleware {
 class ForwardingController {
   constructor(private readonly forwarder: ServiceForwarder) {}
 
-  /** Registered last: whatever the gateway's own controllers did not take. */
-  @All('{*path}')
-  async forward(@Req() request: RoutedRequest, @Res() response: Response): Promise<void> {
+  /** Whatever the gateway's own routes do not take: the router tries a wildcard last. */
+  @All('*')
+  async forward(@Req() request: RoutedRequest, @Res() reply: FastifyReply): Promise<void> {
     if (!request.apiRoute) throw new NotFoundException('Rota não encontrada.');
-    await this.forwarder.forward(request.apiRoute.service, request, response);
+    await this.forwarder.forward(request.apiRoute.service, request, reply);
   }
 }
 
@@ -57,8 +58,8 @@ class PublicPageController {
   constructor(private readonly forwarder: ServiceForwarder) {}
 
   @Get(':token')
-  async page(@Req() request: Request, @Res() response: Response): Promise<void> {
-    await this.forwarder.forward(PUBLIC_PAGE_SERVICE, request, response);
+  async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forwarder.forward(PUBLIC_PAGE_SERVICE, request, reply);
   }
 }
 
@@ -67,10 +68,15 @@ export const UNPREFIXED_ROUTES = [{ path: 'rastreio/:token', method: RequestMeth
 
 /**
  * The gateway's routing: every route of the OpenAPI document that another service serves is
- * forwarded to that service's internal port. Import it after the modules with local routes.
+ * forwarded to that service's internal port.
  */
 @Module({})
-export class GatewayRoutingModule implements NestModule {
+export class GatewayRoutingModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(ROUTES) private readonly routes: ApiRoute[],
+  ) {}
+
   static register(document: OpenApiDocument, options: ForwarderOptions): DynamicModule {
     return {
       module: GatewayRoutingModule,
@@ -82,7 +88,7 @@ export class GatewayRoutingModule implements NestModule {
     };
   }
 
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RouteMatchMiddleware).forRoutes({ path: '{*path}', method: RequestMethod.ALL });
+  onModuleInit(): void {
+    this.adapterHost.httpAdapter.getInstance<FastifyInstance>().addHook('onRequest', routeMatchHook(this.routes));
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { context, propagation } from '@opentelemetry/api';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 import { requestContext } from '@trilha/observability';
-import { INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
+import { header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
 
 /** Response headers a service may set that the caller should see. */
 const PASSED_BACK = ['content-type', 'location', 'cache-control', 'content-language'];
@@ -36,16 +36,16 @@ export class ServiceForwarder implements OnApplicationShutdown {
     }
   }
 
-  async forward(service: string, request: Request & { loja?: { idLoja: number } }, response: Response): Promise<void> {
+  async forward(service: string, request: FastifyRequest & { loja?: { idLoja: number } }, reply: FastifyReply): Promise<void> {
     const pool = this.pools.get(service);
     if (!pool) throw new Error(`no address configured for ${service}`);
     const headers: Record<string, string> = {
       [INTERNAL_HEADERS.token]: this.options.internalToken,
       'x-request-id': requestContext.get()?.correlationId ?? '',
-      accept: request.header('accept') ?? 'application/json',
+      accept: header(request, 'accept') ?? 'application/json',
     };
     if (request.loja) headers[INTERNAL_HEADERS.loja] = String(request.loja.idLoja);
-    const origem = request.header(INTERNAL_HEADERS.origem);
+    const origem = header(request, INTERNAL_HEADERS.origem);
     if (origem && (ORIGENS as readonly string[]).includes(origem)) headers[INTERNAL_HEADERS.origem] = origem;
     propagation.inject(context.active(), headers);
     const hasBody = request.body !== undefined && !['GET', 'HEAD', 'DELETE'].includes(request.method);
@@ -57,16 +57,16 @@ export class ServiceForwarder implements OnApplicationShutdown {
         headers,
         body: hasBody ? JSON.stringify(request.body) : undefined,
       });
-      response.status(upstream.statusCode);
+      reply.status(upstream.statusCode);
       for (const name of PASSED_BACK) {
         const value = upstream.headers[name];
-        if (value !== undefined) response.setHeader(name, value);
+        if (value !== undefined) reply.header(name, value);
       }
-      response.send(Buffer.from(await upstream.body.arrayBuffer()));
+      reply.send(Buffer.from(await upstream.body.arrayBuffer()));
     } catch (error) {
       this.logger.error({ msg: `forwarding to ${service} failed`, error: (error as Error).message });
       const timedOut = /timeout/i.test((error as Error).name + (error as Error).message);
-      sendProblem(response, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
+      sendProblem(reply, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
     }
   }
 

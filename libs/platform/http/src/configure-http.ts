@@ -1,13 +1,38 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { RouteInfo } from '@nestjs/common/interfaces';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { requestLogMiddleware, traceRequestMiddleware } from '@trilha/observability';
-import { bodyParserErrorHandler, jsonBodyParser } from './body-parser';
-import { httpsOnlyMiddleware } from './https-only.middleware';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { requestLogHook, traceRequestHook } from '@trilha/observability';
+import { acceptJsonBodies, MAX_BODY_BYTES } from './json-body';
 import { ProblemDetailsFilter } from './problem.filter';
-import { requestIdMiddleware } from './request-id.middleware';
+import { httpsOnlyHook, requestIdHook } from './request-hooks';
 import { strictValidationPipe } from './validation';
 
 export const API_PREFIX = 'v1';
+/** Every interface, IPv6 and IPv4 (dual stack), as a Node server without a host (Fastify's own default is localhost only). */
+export const ALL_INTERFACES = '::';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's async context (trace, correlation id), to run its route in after its body was read. */
+    requestScope?: AsyncResource;
+  }
+}
+
+/**
+ * The HTTP server every Trilha service runs Nest on: Fastify, whose router and request
+ * pipeline cost a fraction of Express's (docs/BENCHMARKS.md, session 8). `https` for a TLS
+ * listener; `trustProxy` names the proxies whose `X-Forwarded-*` headers are believed
+ * (comma-separated addresses, CIDRs or `loopback`).
+ */
+export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; trustProxy?: string } = {}): FastifyAdapter {
+  return new FastifyAdapter({
+    ...(options.https && { https: options.https }),
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: MAX_BODY_BYTES,
+    // Path parameters are checked by each route (a 400 naming the field), not cut at 100 characters.
+    routerOptions: { maxParamLength: 2048 },
+  });
+}
 
 /**
  * The HTTP conventions every Trilha HTTP server shares (CONTRACT.md section 0): a span per
@@ -16,14 +41,22 @@ export const API_PREFIX = 'v1';
  * gateway adds HTTPS only; services' internal ports are reached through the gateway.
  * Create the app with `bodyParser: false`: the parser here turns its errors into problems.
  */
-export function configureHttp(app: NestExpressApplication, options: { httpsOnly: boolean; prefixExclude?: (string | RouteInfo)[] }): void {
-  app.disable('x-powered-by');
-  // No ETag: nothing answers a conditional request (the gateway does not forward
-  // If-None-Match), and hashing every body cost ≈ 1 % of a read.
-  app.set('etag', false);
-  app.use(traceRequestMiddleware, requestIdMiddleware, requestLogMiddleware);
-  if (options.httpsOnly) app.use(httpsOnlyMiddleware);
-  app.use(jsonBodyParser, bodyParserErrorHandler);
+export function configureHttp(app: NestFastifyApplication, options: { httpsOnly: boolean; prefixExclude?: (string | RouteInfo)[] }): void {
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', traceRequestHook);
+  fastify.addHook('onRequest', requestIdHook);
+  fastify.addHook('onRequest', requestLogHook);
+  if (options.httpsOnly) fastify.addHook('onRequest', httpsOnlyHook);
+  // A body arrives in the socket's async context, not the request's: the route runs in the
+  // request's again (guards, handlers and their logs see its trace and correlation id).
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    request.requestScope = new AsyncResource('trilha.request');
+    done();
+  });
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    request.requestScope!.runInAsyncScope(done);
+  });
+  acceptJsonBodies(fastify);
   app.setGlobalPrefix(API_PREFIX, { exclude: options.prefixExclude ?? [] });
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());

@@ -1,6 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { problem, sendProblem, type ProblemDocument } from './problem';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BODY_REFUSALS } from './json-body';
+import { problem, problemTitle, sendProblem, type ProblemDocument } from './problem';
 import { InvalidInputException } from './validation';
 
 /**
@@ -12,10 +13,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger(ProblemDetailsFilter.name);
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const request = host.switchToHttp().getRequest<Request>();
+    const request = host.switchToHttp().getRequest<FastifyRequest>();
     const document = this.toProblem(exception, request.originalUrl);
     if (document.status >= 500) this.logger.error({ msg: 'unhandled error', err: exception });
-    sendProblem(host.switchToHttp().getResponse<Response>(), document);
+    sendProblem(host.switchToHttp().getResponse<FastifyReply>(), document);
   }
 
   private toProblem(exception: unknown, instance: string): ProblemDocument {
@@ -25,6 +26,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       const detail = typeof body === 'string' ? body : (body as { message?: unknown }).message;
       return problem(exception.getStatus(), typeof detail === 'string' ? detail : exception.message, instance);
     }
+    // Refused by the HTTP server before any route (body too large, not JSON): Fastify's errors carry their status.
+    const status = (exception as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) return problem(status, BODY_REFUSALS[status] ?? problemTitle(status), instance);
     return problem(500, 'Erro interno. Informe o X-Request-Id ao suporte.', instance);
   }
 }

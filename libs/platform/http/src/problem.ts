@@ -37,7 +37,7 @@ export function problem(status: number, detail: string, instance: string, erros?
   return { type: problemType(status), title: problemTitle(status), status, detail, instance, ...(erros && { erros }) };
 }
 
-/** Writes a problem document on a Node/Express response. */
+/** Writes a problem document on a Fastify reply. */
 export function sendProblem(response: { status(code: number): { type(value: string): { send(body: string): unknown } } }, document: ProblemDocument): void {
   response.status(document.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(document));
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import { OPENAPI_EXTENSIONS } from './internal-api/internal-headers';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 
 export const ROUTE_ACCESS = 'trilha:route-access';
 
@@ -12,4 +12,4 @@ export interface LojaAutenticada {
   idLoja: number;
 }
 
-export type AuthenticatedRequest = Request & { loja?: LojaAutenticada };
+export type AuthenticatedRequest = FastifyRequest & { loja?: LojaAutenticada };

@@ -1,6 +1,6 @@
 import { LoggerModule, PinoLogger } from 'nestjs-pino';
 import type { DynamicModule } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { requestContext } from './request-context';
 import { loggedUrl } from './logged-url';
 import { currentTraceIds } from './trace-context';
@@ -17,7 +17,7 @@ export function logContextFields(context = requestContext.get(), traceIds = curr
 /**
  * JSON logs through pino, for Nest's logger (nestjs-pino). Every line written while handling
  * a request or a Kafka message carries correlationId, idLoja and traceId (the mixin reads the
- * request context); the request log line is `requestLogMiddleware`'s.
+ * request context); the request log line is `requestLogHook`'s.
  */
 export function loggingModule(service: string, level: string): DynamicModule {
   return LoggerModule.forRoot({
@@ -36,15 +36,16 @@ export function loggingModule(service: string, level: string): DynamicModule {
 }
 
 /**
- * Express middleware, after the request context is open: one line per request when its
+ * Fastify `onRequest` hook, after the request context is open: one line per request when its
  * response is done (`request completed`; a 5xx at level error; `request aborted` when the
  * client left first), with the request's context fields taken now, when they are sure to be
  * there, and its store as authentication later set it.
  */
-export function requestLogMiddleware(request: IncomingMessage & { originalUrl?: string }, response: ServerResponse, next: () => void): void {
+export function requestLogHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const context = requestContext.get();
   const traceIds = currentTraceIds();
   const startedAt = Date.now();
+  const response = reply.raw;
   response.once('close', () => {
     const level = !response.writableFinished ? 'warn' : response.statusCode >= 500 ? 'error' : 'info';
     const logger = PinoLogger.root;
@@ -52,12 +53,12 @@ export function requestLogMiddleware(request: IncomingMessage & { originalUrl?: 
     logger[level](
       {
         ...logContextFields(context, traceIds),
-        req: { id: context?.correlationId, method: request.method, url: loggedUrl(request.originalUrl ?? request.url ?? '') },
+        req: { id: context?.correlationId, method: request.method, url: loggedUrl(request.originalUrl) },
         res: { statusCode: response.statusCode },
         responseTime: Date.now() - startedAt,
       },
       response.writableFinished ? 'request completed' : 'request aborted',
     );
   });
-  next();
+  done();
 }

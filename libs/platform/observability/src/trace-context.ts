@@ -1,5 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { loggedUrl } from './logged-url';
 
 /** Trilha's own spans (a proxy until the service registers its provider, then that provider's). */
@@ -47,26 +47,26 @@ export async function withSpanFrom<T>(
 }
 
 /**
- * Express middleware: each request runs inside its server span, continuing the caller's W3C
- * `traceparent`, so its log lines, its forwarded calls and the events it writes share the
+ * Fastify `onRequest` hook: each request runs inside its server span, continuing the caller's
+ * W3C `traceparent`, so its log lines, its forwarded calls and the events it writes share the
  * caller's trace. It stands in for OpenTelemetry's http instrumentation, which binds every
  * listener of every request and response to the trace context and so cost a quarter of a
  * request's CPU here (docs/BENCHMARKS.md, session 4); attributes are set only when the span
  * is recorded.
  */
-export function traceRequestMiddleware(request: IncomingMessage, response: ServerResponse, next: () => void): void {
+export function traceRequestHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const parent = propagation.extract(ROOT_CONTEXT, request.headers);
-  const span = tracer.startSpan(request.method ?? 'HTTP', { kind: SpanKind.SERVER }, parent);
+  const span = tracer.startSpan(request.method, { kind: SpanKind.SERVER }, parent);
   if (span.isRecording()) {
-    span.setAttributes({ 'http.request.method': request.method ?? '', 'url.path': loggedUrl((request.url ?? '').split('?')[0]) });
-    response.once('finish', () => {
-      // Express names the route it matched once the handler ran; a forwarded route is the gateway's catch-all.
-      const route = (request as IncomingMessage & { route?: { path?: string } }).route?.path;
+    span.setAttributes({ 'http.request.method': request.method, 'url.path': loggedUrl(request.url.split('?')[0]) });
+    reply.raw.once('finish', () => {
+      // The route the router matched; a forwarded route is the gateway's catch-all.
+      const route = request.routeOptions.url;
       if (route) span.updateName(`${request.method} ${route}`).setAttribute('http.route', route);
-      span.setAttribute('http.response.status_code', response.statusCode);
-      if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     });
   }
-  response.once('close', () => span.end());
-  context.with(trace.setSpan(parent, span), next);
+  reply.raw.once('close', () => span.end());
+  context.with(trace.setSpan(parent, span), done);
 }

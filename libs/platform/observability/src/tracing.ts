@@ -17,7 +17,7 @@ let provider: NodeTracerProvider | undefined;
  * for it, but trace context is still created and propagated (W3C `traceparent`), so logs and
  * Kafka headers carry trace ids either way.
  *
- * Spans: each HTTP request (`traceRequestMiddleware`), each Kafka message handled and each
+ * Spans: each HTTP request (`traceRequestHook`), each Kafka message handled and each
  * outbox message published (`withSpanFrom`). No library is instrumented: OpenTelemetry's http
  * instrumentation cost a quarter of a request's CPU (docs/BENCHMARKS.md).
  */

@@ -1,11 +1,11 @@
 import { NestFactory, Reflector } from '@nestjs/core';
 import type { DynamicModule } from '@nestjs/common';
 import type { RouteInfo } from '@nestjs/common/interfaces';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
 import { kafkaConnection, loadConfigOrExit, platformSettings, port, serviceConfigSchema, type KafkaConnection } from '@trilha/config';
 import type { Projection, ServiceDatabase } from '@trilha/event-store';
-import { configureHttp, InternalCallerGuard } from '@trilha/http';
+import { ALL_INTERFACES, configureHttp, httpAdapter, InternalCallerGuard } from '@trilha/http';
 import { runService } from './run-service';
 
 export const internalServiceSettings = {
@@ -57,11 +57,11 @@ export async function runInternalService<S extends z.ZodObject = typeof internal
       ? { groupId: spec.name, fromBeginning: true, partitions: spec.consumerPartitions, fetchMinBytes: spec.consumerFetchMinBytes }
       : undefined,
     async createApp() {
-      const app = await NestFactory.create<NestExpressApplication>(spec.module(config, database, kafka), { bufferLogs: true, bodyParser: false });
+      const app = await NestFactory.create<NestFastifyApplication>(spec.module(config, database, kafka), httpAdapter(), { bufferLogs: true, bodyParser: false });
       configureHttp(app, { httpsOnly: false, prefixExclude: spec.prefixExclude });
       app.useGlobalGuards(new InternalCallerGuard(app.get(Reflector), config.INTERNAL_API_TOKEN));
       return app;
     },
-    listen: (app) => app.listen(config.INTERNAL_PORT),
+    listen: (app) => app.listen(config.INTERNAL_PORT, ALL_INTERFACES),
   });
 }

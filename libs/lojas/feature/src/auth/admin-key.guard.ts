@@ -1,6 +1,7 @@
 import { Inject, Injectable, NotFoundException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
+import { header } from '@trilha/http';
 import { LOJAS_OPTIONS, type LojasOptions } from '../lojas.options';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -12,7 +13,7 @@ export class AdminKeyGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.options.adminApiKey) throw new NotFoundException('Rota não encontrada.');
-    const given = context.switchToHttp().getRequest<Request>().header('x-admin-key') ?? '';
+    const given = header(context.switchToHttp().getRequest<FastifyRequest>(), 'x-admin-key') ?? '';
     if (!timingSafeEqual(digest(given), digest(this.options.adminApiKey))) {
       throw new UnauthorizedException('X-Admin-Key ausente ou incorreta.');
     }

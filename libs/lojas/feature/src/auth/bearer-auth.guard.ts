@@ -1,10 +1,10 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { requestContext } from '@trilha/observability';
 import { tokenAceito } from '@trilha/lojas-domain';
 import { LojaStatusCache } from './loja-status.cache';
-import { ROUTE_ACCESS, type AuthenticatedRequest } from '@trilha/http';
+import { header, ROUTE_ACCESS, type AuthenticatedRequest } from '@trilha/http';
 import { TokenService } from './token.service';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
@@ -27,10 +27,10 @@ export class BearerAuthGuard implements CanActivate {
     const access = this.reflector.getAllAndOverride<string>(ROUTE_ACCESS, [context.getHandler(), context.getClass()]);
     if (access === 'sem-token') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const match = BEARER.exec(request.header('authorization') ?? '');
+    const match = BEARER.exec(header(request, 'authorization') ?? '');
     const claims = match ? await this.tokens.verificar(match[1]) : undefined;
     if (!claims || !tokenAceito(await this.lojas.get(claims.idLoja), claims.emitidoEmMs)) {
-      context.switchToHttp().getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer');
+      context.switchToHttp().getResponse<FastifyReply>().header('WWW-Authenticate', 'Bearer');
       throw new UnauthorizedException(match ? 'Token inválido, expirado ou revogado.' : 'Envie Authorization: Bearer <token>.');
     }
     request.loja = { idLoja: claims.idLoja };

@@ -1,8 +1,9 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { requestContext } from '@trilha/observability';
+import { header } from '../header';
 import { SEM_LOJA } from './decorators';
 import { INTERNAL_HEADERS, ORIGENS } from './internal-headers';
 
@@ -25,13 +26,13 @@ export class InternalCallerGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     if (context.getType() !== 'http') return true;
-    const request = context.switchToHttp().getRequest<Request & { idLoja?: number; origem?: string }>();
-    const token = request.header(INTERNAL_HEADERS.token) ?? '';
+    const request = context.switchToHttp().getRequest<FastifyRequest & { idLoja?: number; origem?: string }>();
+    const token = header(request, INTERNAL_HEADERS.token) ?? '';
     if (!timingSafeEqual(digest(token), this.expected)) throw new UnauthorizedException('Chamada interna sem credencial.');
-    const origem = request.header(INTERNAL_HEADERS.origem) ?? 'api';
+    const origem = header(request, INTERNAL_HEADERS.origem) ?? 'api';
     request.origem = (ORIGENS as readonly string[]).includes(origem) ? origem : 'api';
     if (this.reflector.getAllAndOverride<boolean>(SEM_LOJA, [context.getHandler(), context.getClass()])) return true;
-    const idLoja = Number(request.header(INTERNAL_HEADERS.loja));
+    const idLoja = Number(header(request, INTERNAL_HEADERS.loja));
     if (!Number.isInteger(idLoja) || idLoja < 1) throw new UnauthorizedException('Chamada interna sem loja.');
     request.idLoja = idLoja;
     requestContext.setLoja(idLoja);

@@ -1,7 +1,7 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerException, ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { ThrottlerRequest } from '@nestjs/throttler/dist/throttler.guard.interface';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** A request forwarded by the gateway names its route here, for its own counter and limit. */
 export interface LimitedRequest {
@@ -38,15 +38,17 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
     const loja = (request as { loja?: { idLoja: number } }).loja;
-    return loja ? `loja:${loja.idLoja}` : `ip:${(request as unknown as Request).ip}`;
+    return loja ? `loja:${loja.idLoja}` : `ip:${(request as unknown as FastifyRequest).ip}`;
   }
 
   /** The throttler sets only Retry-After on a refusal; the contract wants the RateLimit headers too. */
   protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
-    const response = context.switchToHttp().getResponse<Response>();
-    response.setHeader(`${this.headerPrefix}-Limit`, detail.limit);
-    response.setHeader(`${this.headerPrefix}-Remaining`, 0);
-    response.setHeader(`${this.headerPrefix}-Reset`, detail.timeToExpire);
+    context
+      .switchToHttp()
+      .getResponse<FastifyReply>()
+      .header(`${this.headerPrefix}-Limit`, detail.limit)
+      .header(`${this.headerPrefix}-Remaining`, 0)
+      .header(`${this.headerPrefix}-Reset`, detail.timeToExpire);
     throw new ThrottlerException(`Limite de ${detail.limit} requisições por minuto excedido; tente de novo em ${detail.timeToBlockExpire} s.`);
   }
 }

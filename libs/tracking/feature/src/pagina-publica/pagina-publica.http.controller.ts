@@ -1,7 +1,7 @@
 import { Controller, Get, Param, RequestMethod, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import type { DataSource } from 'typeorm';
 import { SemLoja } from '@trilha/http';
 import { vistaDoCliente } from '@trilha/tracking-domain';
@@ -19,16 +19,16 @@ export class PaginaPublicaHttpController {
   @Get(':token')
   @SemLoja()
   @ApiExcludeEndpoint()
-  async pagina(@Param('token') token: string, @Res() response: Response): Promise<void> {
+  async pagina(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
     const [row]: { numero_pedido: string; documento: string | null }[] = TOKEN_RASTREIO.test(token)
       ? await this.dataSource.query(
           `SELECT p.numero_pedido, r.documento FROM pedidos p LEFT JOIN rastreios r ON r.id_pedido = p.id_pedido WHERE p.token_rastreio = $1`,
           [token],
         )
       : [];
-    response
+    reply
       .status(row ? 200 : 404)
-      .set({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .headers({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
       .send(row ? paginaRastreio(vistaDoCliente(row.documento && JSON.parse(row.documento), row.numero_pedido)) : paginaNaoEncontrada());
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { IdLoja, Origem } from '@trilha/http';
 import { RegistrarEventoHandler } from './registrar-evento.handler';
 import { RegistrarEventoRequest } from './registrar-evento.request';
@@ -26,10 +26,10 @@ export class RegistrarEventoHttpController {
     @IdLoja() idLoja: number,
     @Origem() origem: string,
     @Body() body: RegistrarEventoRequest,
-    @Res({ passthrough: true }) response: Response,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<EventoRegistradoResponse> {
     const { novo, resposta } = await this.handler.execute(idLoja, body, origem);
-    response.status(novo ? 201 : 200);
+    reply.status(novo ? 201 : 200);
     return resposta;
   }
 }

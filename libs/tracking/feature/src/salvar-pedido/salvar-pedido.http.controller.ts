@@ -1,6 +1,6 @@
 import { Body, Controller, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { IdLoja } from '@trilha/http';
 import { PedidoResponse } from '../pedido.response';
 import { SalvarPedidoHandler } from './salvar-pedido.handler';
@@ -19,9 +19,9 @@ export class SalvarPedidoHttpController {
   })
   @ApiCreatedResponse({ type: PedidoResponse, description: 'Pedido criado.' })
   @ApiOkResponse({ type: PedidoResponse, description: 'Pedido atualizado (ou já igual).' })
-  async salvar(@IdLoja() idLoja: number, @Body() body: SalvarPedidoRequest, @Res({ passthrough: true }) response: Response): Promise<PedidoResponse> {
+  async salvar(@IdLoja() idLoja: number, @Body() body: SalvarPedidoRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<PedidoResponse> {
     const { criado, pedido } = await this.handler.execute(idLoja, body);
-    response.status(criado ? 201 : 200);
+    reply.status(criado ? 201 : 200);
     return pedido;
   }
 }

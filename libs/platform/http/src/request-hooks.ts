@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { requestContext } from '@trilha/observability';
+import { header } from './header';
+import { problem, sendProblem } from './problem';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Gives every request its correlation id: the caller's `X-Request-Id` when it is sane, a new
+ * UUID otherwise. It is echoed on the response and carried by every log line and event.
+ */
+export function requestIdHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const given = header(request, 'x-request-id');
+  const correlationId = given && REQUEST_ID.test(given) ? given : randomUUID();
+  reply.header('X-Request-Id', correlationId);
+  requestContext.run({ correlationId, causationId: correlationId }, done);
+}
+
+/**
+ * HTTPS only. On a TLS listener every request is secure. Behind an ingress that terminates
+ * TLS, the trusted proxies (`trustProxy`) decide whether `X-Forwarded-Proto: https` is
+ * believed; anything else gets 403.
+ */
+export function httpsOnlyHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  if (request.protocol === 'https') return done();
+  sendProblem(reply, problem(403, 'Use HTTPS.', request.originalUrl));
+}
