@@ -32,9 +32,16 @@ describe('operator routes (CONTRACT.md section 1)', () => {
     expectProblem(await api('POST', '/admin/lojas/999999/desativar', { headers: admin }), 404);
   });
 
-  it('answers 400 to malformed JSON and 413 to a body over 1 MiB', async () => {
-    expectProblem(await api('POST', '/admin/lojas', { headers: admin, rawBody: '{"nome": ' }), 400);
-    expectProblem(await api('POST', '/admin/lojas', { headers: admin, rawBody: JSON.stringify({ nome: 'x'.repeat(1024 * 1024) }) }), 413);
+  it('answers 400 to malformed JSON, 413 to a body over 1 MiB and 415 to a body that is not JSON', async () => {
+    const malformed = await api('POST', '/admin/lojas', { headers: admin, rawBody: '{"nome": ' });
+    expectProblem(malformed, 400);
+    expect(malformed.body.detail).toBe('O corpo da requisição não é JSON válido.');
+    const tooLarge = await api('POST', '/admin/lojas', { headers: admin, rawBody: JSON.stringify({ nome: 'x'.repeat(1024 * 1024) }) });
+    expectProblem(tooLarge, 413);
+    expect(tooLarge.body.detail).toBe('O corpo da requisição passa de 1 MiB.');
+    const notJson = await api('POST', '/admin/lojas', { headers: { ...admin, 'content-type': 'text/plain' }, rawBody: 'nome=x' });
+    expectProblem(notJson, 415);
+    expect(notJson.body.detail).toBe('Envie o corpo como application/json.');
   });
 
   it('records an app removal with 202', async () => {
@@ -62,7 +69,7 @@ describe('authentication (CONTRACT.md section 2)', () => {
     expect((await api('GET', `/autenticacao/${loja.codigo}`, { headers })).status).toBe(200);
     const line = await eventually('the gateway logging the exchange', () =>
       serviceLogs(stack.dataDir, 'api-gateway').find((entry) => entry.correlationId === headers['x-request-id']));
-    expect(line).toMatchObject({ msg: 'request completed', req: { url: '/v1/autenticacao/…' } });
+    expect(line).toMatchObject({ msg: 'request completed', req: { url: '/v1/autenticacao/…' }, res: { statusCode: 200 } });
     expect(serviceLogs(stack.dataDir, 'api-gateway').filter((entry) => JSON.stringify(entry).includes(loja.codigo))).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { BODY_REFUSALS } from './json-body';
-import { problem, problemTitle, sendProblem, type ProblemDocument } from './problem';
+import { problem, sendProblem, type ProblemDocument } from './problem';
 import { InvalidInputException } from './validation';
 
 /**
@@ -22,13 +22,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
   private toProblem(exception: unknown, instance: string): ProblemDocument {
     if (exception instanceof InvalidInputException) return problem(400, exception.message, instance, exception.erros);
     if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      // A body Fastify refused before any route (too large, not JSON) comes with its English message.
+      if (BODY_REFUSALS[status]) return problem(status, BODY_REFUSALS[status], instance);
       const body = exception.getResponse();
       const detail = typeof body === 'string' ? body : (body as { message?: unknown }).message;
-      return problem(exception.getStatus(), typeof detail === 'string' ? detail : exception.message, instance);
+      return problem(status, typeof detail === 'string' ? detail : exception.message, instance);
     }
-    // Refused by the HTTP server before any route (body too large, not JSON): Fastify's errors carry their status.
-    const status = (exception as { statusCode?: unknown }).statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) return problem(status, BODY_REFUSALS[status] ?? problemTitle(status), instance);
     return problem(500, 'Erro interno. Informe o X-Request-Id ao suporte.', instance);
   }
 }

@@ -31,6 +31,9 @@ export function loggingModule(service: string, level: string): DynamicModule {
       timestamp: () => `,"time":"${new Date().toISOString()}"`,
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => logContextFields(),
+      // The request line's `req` and `res` are already what is logged: pino-http's serializers,
+      // made for Node's own objects, would log every status as null.
+      wrapSerializers: false,
     },
   });
 }
