@@ -257,6 +257,14 @@ describe('GET /pedidoRastreio (spec 4.2)', () => {
     }
   });
 
+  it('answers HEAD as GET would, without the body', async () => {
+    const head = await api('HEAD', `/pedidoRastreio?chave=idPedido&valor=${idPedido}`, { token: loja.token });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^application\/json/);
+    expect(head.text).toBe('');
+    expect((await api('HEAD', '/pedidoRastreio?chave=idPedido&valor=nao-existe', { token: loja.token })).status).toBe(404);
+  });
+
   it('lists each volume’s events oldest first whatever the registration order, internal ones included and counted', async () => {
     const { body } = await rastreio(loja, `chave=idPedido&valor=${idPedido}`);
     expect(body.volumes[0].eventos).toEqual([

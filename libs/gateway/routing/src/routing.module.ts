@@ -27,7 +27,9 @@ function routeMatchHook(routes: ApiRoute[]) {
   return (request: RoutedRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (request.routeOptions.url !== CATCH_ALL) return done();
     const path = request.url.split('?', 1)[0];
-    const route = matchRoute(routes, request.method, path.slice(`/${API_PREFIX}`.length));
+    // HEAD asks for what GET would answer, without the body (the service answers it so).
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const route = matchRoute(routes, method, path.slice(`/${API_PREFIX}`.length));
     if (!route) return void sendProblem(reply, problem(404, `Rota não encontrada: ${request.method} ${path}.`, request.originalUrl));
     if (route.service !== GATEWAY_SERVICE) {
       request.apiRoute = route;
