@@ -1,4 +1,3 @@
-import { AsyncResource } from 'node:async_hooks';
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { requestLogHook, traceRequestHook } from '@trilha/observability';
@@ -10,13 +9,6 @@ import { strictValidationPipe } from './validation';
 export const API_PREFIX = 'v1';
 /** Every interface, IPv6 and IPv4 (dual stack), as a Node server without a host (Fastify's own default is localhost only). */
 export const ALL_INTERFACES = '::';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The request's async context (trace, correlation id), to run its route in after its body was read. */
-    requestScope?: AsyncResource;
-  }
-}
 
 /**
  * The HTTP server every Trilha service runs Nest on: Fastify, whose router and request
@@ -47,15 +39,6 @@ export function configureHttp(app: NestFastifyApplication, options: { httpsOnly:
   fastify.addHook('onRequest', requestIdHook);
   fastify.addHook('onRequest', requestLogHook);
   if (options.httpsOnly) fastify.addHook('onRequest', httpsOnlyHook);
-  // A body arrives in the socket's async context, not the request's: the route runs in the
-  // request's again (guards, handlers and their logs see its trace and correlation id).
-  fastify.addHook('onRequest', (request, _reply, done) => {
-    request.requestScope = new AsyncResource('trilha.request');
-    done();
-  });
-  fastify.addHook('preValidation', (request, _reply, done) => {
-    request.requestScope!.runInAsyncScope(done);
-  });
   acceptJsonBodies(fastify);
   app.setGlobalPrefix(API_PREFIX, { exclude: options.prefixExclude ?? [] });
   app.useGlobalPipes(strictValidationPipe());
