@@ -1,7 +1,9 @@
 // Four projects: unit tests beside the code (*.spec.ts), integration tests against the real
 // PostgreSQL, Kafka and Redis (*.int.spec.ts), end-to-end tests against the running stack over
-// HTTPS (*.e2e.spec.ts), and fault tests that restart the infrastructure under it
-// (*.faults.spec.ts). `npm test` starts the stack and passes it in TRILHA_STACK_FILE.
+// HTTPS (*.e2e.spec.ts), and tests that need the stack to themselves (*.serial.spec.ts): they
+// restart infrastructure under it, start processes that join the services' consumer groups, or
+// rebuild read models that the other tests read. `npm test` starts the stack and passes it in
+// TRILHA_STACK_FILE.
 const { compilerOptions } = require('./tsconfig.base.json');
 
 const swc = [
@@ -29,12 +31,14 @@ const common = {
 };
 
 module.exports = {
-  testTimeout: 60_000,
+  // Longer than a test's wait for something asynchronous (PATIENCE_MS in @trilha/testing), so a
+  // test that gives up says what it was waiting for.
+  testTimeout: 120_000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.(int|e2e|faults)\\.spec\\.ts$'] },
+    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['\\.(int|e2e|serial)\\.spec\\.ts$'] },
     { ...common, displayName: 'integration', testMatch: ['**/*.int.spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['**/*.e2e.spec.ts'] },
-    // Restart Kafka or PostgreSQL under the running stack: run alone, after the others.
-    { ...common, displayName: 'faults', testMatch: ['**/*.faults.spec.ts'] },
+    // Run alone, one file at a time, after the others.
+    { ...common, displayName: 'serial', testMatch: ['**/*.serial.spec.ts'] },
   ],
 };

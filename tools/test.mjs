@@ -1,11 +1,12 @@
 // `npm test` after lint, type-check and build: a fresh stack in a temporary directory on the
 // test ports, then the jest projects against it: unit, integration and end-to-end in parallel,
-// then the fault tests (which restart Kafka and PostgreSQL under the running services) alone.
+// then the serial tests alone, one file at a time (they restart infrastructure, start replicas
+// that join the services' consumer groups, or rebuild read models). Last, the slowest tests.
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { stackPorts, startStack } from './stack.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -44,7 +45,7 @@ writeFileSync(stackFile, JSON.stringify({
   controlUrl: `http://127.0.0.1:${control.address().port}`,
 }, null, 2));
 
-/** Runs jest with the given arguments; returns its exit code and its counts. */
+/** Runs jest with the given arguments; returns its exit code, its counts and its per-file results. */
 async function jest(label, args) {
   const resultsFile = join(dataDir, `jest-${label}.json`);
   const child = spawn(process.execPath, [join(root, 'node_modules/jest/bin/jest.js'), '--ci', '--json', `--outputFile=${resultsFile}`, ...args], {
@@ -53,20 +54,30 @@ async function jest(label, args) {
     env: { ...process.env, TRILHA_STACK_FILE: stackFile },
   });
   const code = await new Promise((done) => child.on('exit', (exitCode) => done(exitCode ?? 1)));
-  const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0 };
-  return { code, passed: results.numPassedTests, failed: results.numFailedTests, skipped: results.numPendingTests };
+  const results = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, testResults: [] };
+  return { code, passed: results.numPassedTests, failed: results.numFailedTests, skipped: results.numPendingTests, files: results.testResults };
+}
+
+/** The slowest test files and tests of every run, so that a suite that creeps is seen. */
+function reportSlowest(runs, count = 10) {
+  const files = runs.flatMap((run) => run.files).map((file) => ({ name: relative(root, file.name), ms: file.endTime - file.startTime, tests: file.assertionResults }));
+  const tests = files.flatMap((file) => file.tests.map((test) => ({ name: `${file.name} › ${test.fullName}`, ms: test.duration ?? 0 })));
+  const lines = (items) => items.sort((a, b) => b.ms - a.ms).slice(0, count).map(({ name, ms }) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`);
+  say(`slowest test files:\n${lines(files).join('\n')}`);
+  say(`slowest tests:\n${lines(tests).join('\n')}`);
 }
 
 const extra = process.argv.slice(3);
 const runs = [];
 try {
-  runs.push(await jest('main', [...extra, '--selectProjects', 'unit', 'integration', 'e2e']));
-  runs.push(await jest('faults', [...extra, '--runInBand', '--passWithNoTests', '--selectProjects', 'faults']));
+  runs.push(await jest('main', [...extra, '--passWithNoTests', '--selectProjects', 'unit', 'integration', 'e2e']));
+  runs.push(await jest('serial', [...extra, '--runInBand', '--passWithNoTests', '--selectProjects', 'serial']));
 } finally {
   say('stopping the test stack');
   control.close();
   await stack.stop();
 }
+reportSlowest(runs);
 const failed = runs.some((run) => run.code !== 0);
 if (failed) say(`kept ${dataDir} (logs in ${join(dataDir, 'logs')})`);
 else rmSync(dataDir, { recursive: true, force: true });

@@ -102,34 +102,6 @@ describe('one event followed from the HTTP request, through Kafka, into another 
   });
 });
 
-describe('projections rebuilt from the event log with one command', () => {
-  it('rebuilds the gateway’s store read model to the same content', async () => {
-    const { Client } = await import('pg');
-    const db = new Client({ connectionString: stack.infra.databaseUrl });
-    await db.connect();
-    const snapshot = () => db.query('SELECT * FROM gateway.lojas ORDER BY id_loja').then((result) => result.rows);
-    try {
-      const before = await snapshot();
-      expect(before.length).toBeGreaterThan(0);
-      const run = spawnSync(process.execPath, [join(__dirname, '../../../dist/apps/api-gateway/src/main.js'), 'rebuild-projections', 'lojas'], {
-        env: { ...process.env, ...stack.env['api-gateway'] },
-        encoding: 'utf8',
-      });
-      expect(run.status).toBe(0);
-      expect(run.stderr).toMatch(/rebuilt lojas \(\d+ events\)/);
-      expect(await snapshot()).toEqual(before);
-      const unknown = spawnSync(process.execPath, [join(__dirname, '../../../dist/apps/api-gateway/src/main.js'), 'rebuild-projections', 'nope'], {
-        env: { ...process.env, ...stack.env['api-gateway'] },
-        encoding: 'utf8',
-      });
-      expect(unknown.status).not.toBe(0);
-      expect(unknown.stderr).toMatch(/unknown projection nope; api-gateway has: lojas/);
-    } finally {
-      await db.end();
-    }
-  });
-});
-
 describe('configuration', () => {
   it('stops a service started with a missing or invalid setting, naming it', () => {
     const env = { ...process.env, ...stack.env['api-gateway'], KAFKA_BROKERS: 'no-port', TOKEN_SIGNING_SECRET: '' };

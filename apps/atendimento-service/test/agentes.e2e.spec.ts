@@ -1,17 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TOPICS } from '@trilha/contracts';
-import { apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, testStack, topicReader, type TestStore } from '@trilha/testing';
+import { apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, handledBy, testStack, topicReader, type TestStore } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const kafka = eventPublisher(stack);
 
-/** The store's built-in agent, once the service has read the store's creation. */
-const assistenteDe = (loja: { token: string }) =>
-  eventually('the built-in agent', async () => {
-    const response = await api('GET', '/agentes', { token: loja.token });
-    return response.body.agentes?.find((agente: { nome: string }) => agente.nome === 'Assistente de rastreio');
-  }, 15_000);
+/** The store's built-in agent, once the service has handled the store's creation. */
+async function assistenteDe(loja: { idLoja: number; token: string }) {
+  await handledBy(stack.dataDir, 'atendimento-service', { type: 'loja.criada', idLoja: loja.idLoja });
+  const response = await api('GET', '/agentes', { token: loja.token });
+  return response.body.agentes.find((agente: { nome: string }) => agente.nome === 'Assistente de rastreio');
+}
 
 const conversar = (loja: { token: string }, idAgente: string, body: object) => api('POST', `/agentes/${idAgente}/conversar`, { token: loja.token, body });
 
@@ -33,8 +33,15 @@ const registrado = (pedido: Pedido, codigo: string, dataHora: string, descricao:
   ...volume(pedido, codigo), hash: hash(`${pedido.idPedido}|${codigo}|${dataHora}|${descricao}`), dataHora, descricao, sigla: '', visivelClienteFinal, origem: 'api', encerraVolume,
 });
 
-/** Publishes a tracking event as the tracking service's outbox relay would. */
-const publicarRastreio = (idLoja: number, type: string, data: object) => kafka.publish(TOPICS.tracking, [envelope(type, idLoja, data)]);
+/**
+ * Publishes a tracking event as the tracking service's outbox relay would, and waits until the
+ * atendimento service has handled it.
+ */
+async function publicarRastreio(idLoja: number, type: string, data: object): Promise<void> {
+  const evento = envelope(type, idLoja, data);
+  await kafka.publish(TOPICS.tracking, [evento]);
+  await handledBy(stack.dataDir, 'atendimento-service', [evento.id]);
+}
 
 let atendimentoEvents: Awaited<ReturnType<typeof topicReader>>;
 beforeAll(async () => {
@@ -133,14 +140,9 @@ describe('the rastreio skill, from tracking.events.v1', () => {
   });
 
   const perguntar = (mensagem: string, body: object = {}) => conversar(loja, idAgente, { mensagem, ...body });
-  const aguardar = (mensagem: string, contem: string) =>
-    eventually(`an answer with "${contem}"`, async () => {
-      const response = await perguntar(mensagem);
-      return response.body.resposta?.includes(contem) ? response : undefined;
-    }, 15_000, 200);
 
   it('answers an order number with the latest customer-visible event, never the internal one', async () => {
-    const response = await aguardar(`Onde está meu pedido ${numero}?`, 'Objeto em trânsito para Recife');
+    const response = await perguntar(`Onde está meu pedido ${numero}?`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       idConversa: expect.any(String),
@@ -152,7 +154,8 @@ describe('the rastreio skill, from tracking.events.v1', () => {
   });
 
   it('finds the order by a tracking code in any case, and by the channel’s order number', async () => {
-    const porCodigo = await aguardar(`rastreio ${codigo.toLowerCase()}`, 'Objeto em trânsito para Recife');
+    const porCodigo = await perguntar(`rastreio ${codigo.toLowerCase()}`);
+    expect(porCodigo.body.resposta).toContain('Objeto em trânsito para Recife');
     expect(porCodigo.body.referencias).toEqual([expect.objectContaining({ idPedido: pedido.idPedido })]);
     const porCanal = await perguntar(`Comprei no marketplace, pedido ${canal}. Cadê?`);
     expect(porCanal.body).toMatchObject({ intencao: 'rastreio', referencias: [expect.objectContaining({ idPedido: pedido.idPedido })] });
@@ -162,10 +165,8 @@ describe('the rastreio skill, from tracking.events.v1', () => {
   it('never finds another store’s order', async () => {
     // The other store's own agent sees it: the events did arrive.
     const assistenteDaOutra = (await assistenteDe(outra)).idAgente;
-    await eventually('the other store’s answer', async () => {
-      const response = await conversar(outra, assistenteDaOutra, { mensagem: `pedido ${numeroDaOutra}` });
-      return response.body.intencao === 'rastreio' && response.body.referencias.length === 1 ? response : undefined;
-    }, 15_000, 200);
+    const daOutra = await conversar(outra, assistenteDaOutra, { mensagem: `pedido ${numeroDaOutra}` });
+    expect(daOutra.body).toMatchObject({ intencao: 'rastreio', referencias: [expect.objectContaining({ idPedido: pedidoDaOutra.idPedido })] });
     for (const mensagem of [`Onde está o pedido ${numeroDaOutra}?`, 'meu código de rastreio é OUTRA123BR']) {
       const response = await perguntar(mensagem);
       expect(response.body).toMatchObject({ intencao: 'rastreio', referencias: [] });
@@ -185,9 +186,9 @@ describe('the rastreio skill, from tracking.events.v1', () => {
       return publicarRastreio(loja.idLoja, 'rastreio.evento.corrigido', { ...dados, ...mudancas });
     };
     await corrigir(segundo, { descricao: 'Em trânsito para Salvador' });
-    await aguardar(`pedido ${corrigido.numeroPedido}`, 'Em trânsito para Salvador');
+    expect((await perguntar(`pedido ${corrigido.numeroPedido}`)).body.resposta).toContain('Em trânsito para Salvador');
     await corrigir(segundo, { descricao: 'Em trânsito para Salvador', visivelClienteFinal: false });
-    const response = await aguardar(`pedido ${corrigido.numeroPedido}`, 'Postado');
+    const response = await perguntar(`pedido ${corrigido.numeroPedido}`);
     expect(response.body.resposta).toBe(`Pedido ${corrigido.numeroPedido}: Postado (01/04/2026 às 10:00). Acompanhe em ${corrigido.linkRastreio}`);
   });
 
@@ -200,7 +201,6 @@ describe('the rastreio skill, from tracking.events.v1', () => {
   });
 
   it('appends the exchange to a conversation: entrada from the customer, saida from the agent, two atendimento.mensagem', async () => {
-    await aguardar(`pedido ${numero}`, 'Objeto em trânsito');
     const { body: { idAtendimento } } = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'chat', tipo: 'rastreio', dadosCliente: { nome: 'Ana' } } });
     const pergunta = `Onde está meu pedido ${numero}?`;
     const response = await perguntar(pergunta, { idAtendimento });
@@ -213,7 +213,7 @@ describe('the rastreio skill, from tracking.events.v1', () => {
     const eventos = await eventually('both messages on Kafka', () => {
       const found = atendimentoEvents.received.filter((m) => m.envelope.data.idAtendimento === idAtendimento && m.envelope.type === 'atendimento.mensagem');
       return found.length === 2 ? found : undefined;
-    }, 15_000);
+    });
     expect(eventos.map((e) => [e.envelope.data.direcao, e.envelope.data.remetente])).toEqual([['entrada', 'cliente'], ['saida', `agente:${idAgente}`]]);
 
     // A closed conversation or another store's takes nothing, and gets no answer.

@@ -16,7 +16,7 @@ afterAll(() => kafka.stop());
 /** The conversation's events on atendimento.events.v1, in topic order. */
 const eventosDe = (idAtendimento: string): ReceivedMessage[] => kafka.received.filter((message) => message.envelope.data.idAtendimento === idAtendimento);
 const aguardarEventos = (idAtendimento: string, count: number) =>
-  eventually(`${count} events of ${idAtendimento} on Kafka`, () => (eventosDe(idAtendimento).length >= count ? eventosDe(idAtendimento) : undefined), 15_000);
+  eventually(`${count} events of ${idAtendimento} on Kafka`, () => (eventosDe(idAtendimento).length >= count ? eventosDe(idAtendimento) : undefined));
 
 describe('support conversations (CONTRACT.md section 5)', () => {
   it('opens a conversation with its first message: atendimento.criado, then atendimento.mensagem (entrada)', async () => {

@@ -41,7 +41,7 @@ describe('a conversation opened through the API reaches the store (spec 6, CONTR
     const [notificacao] = await eventually('the notification', () => {
       const recebidas = receiver.notifications('/conversa-real');
       return recebidas.length > 0 ? recebidas : undefined;
-    }, 15_000);
+    });
     expect(notificacao.headers['content-type']).toBe('application/json');
     const body = new StandardWebhook(segredo).verify(notificacao.body, notificacao.headers as Record<string, string>);
     expect(body).toEqual({ evento: 'atendimento.criado', data });
@@ -67,7 +67,7 @@ describe('a conversation opened through the API reaches the store (spec 6, CONTR
     const loja = await createStore();
     const { data } = await abrirAtendimento(loja.token);
 
-    const fila = await queueWith(loja, 1, 15_000);
+    const fila = await queueWith(loja, 1);
     expect(fila.eventos).toEqual([{ idDocumento: expect.any(String), evento: 'atendimento.criado', data, dataCriacao: expect.stringMatching(/Z$/), entregaFalhou: false }]);
     const { idDocumento } = fila.eventos[0];
     const removido = await api('DELETE', `/fila/delete?codigo=${idDocumento}`, { token: loja.token });

@@ -126,7 +126,7 @@ describe('POST /webhook/novo (CONTRACT.md section 7)', () => {
     expect(response.body.detail).toMatch(/sem resposta em 10 s/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
     expectProblem(await api('GET', '/webhook', { token: loja.token }), 404);
-  }, 30_000);
+  });
 
   it('removes the registration with DELETE /webhook; events then go to the queue', async () => {
     const loja = await comWebhook('/removido');
@@ -197,7 +197,7 @@ describe('push (CONTRACT.md section 7)', () => {
     const evento = criado(loja.idLoja);
     await kafka.publish(TOPICS.atendimento, [evento]);
 
-    const fila = await queueWith(loja, 1, 20_000);
+    const fila = await queueWith(loja, 1);
     expect(fila.eventos).toEqual([{ idDocumento: expect.any(String), evento: 'atendimento.criado', data: evento.data, dataCriacao: expect.stringMatching(/Z$/), entregaFalhou: true }]);
 
     const tentativas = receiver.notifications('/sempre-500');
@@ -218,7 +218,7 @@ describe('push (CONTRACT.md section 7)', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(receiver.notifications('/sempre-500')).toHaveLength(6);
-  }, 40_000);
+  });
 
   it('honours Retry-After on 503 and 429, within the largest interval of the schedule', async () => {
     const loja = await comWebhook('/retry-after');
@@ -231,16 +231,17 @@ describe('push (CONTRACT.md section 7)', () => {
     const entrega = await eventually('delivered at the 3rd attempt', async () => {
       const response = await api('GET', '/webhook/entregas', { token: loja.token });
       return response.body.entregas[0]?.status === 'entregue' ? response.body.entregas[0] : undefined;
-    }, 15_000, 200);
+    }, undefined, 200);
     const [primeira, segunda, terceira] = entrega.tentativas as { dataHora: string; statusHttp: number; duracaoMs: number }[];
     expect([primeira.statusHttp, segunda.statusHttp, terceira.statusHttp]).toEqual([503, 429, 200]);
     const espera = (depois: typeof primeira, antes: typeof primeira) => Date.parse(depois.dataHora) - Date.parse(antes.dataHora) - antes.duracaoMs;
-    // Retry-After: 2 instead of the schedule's 500 ms; Retry-After: 3600 capped at its largest interval, 2.5 s.
+    // Retry-After: 2 instead of the schedule's 500 ms; Retry-After: 3600 capped at its largest
+    // interval, 2.5 s. The upper bounds leave a loaded machine a second to pick the retry up.
     expect(espera(segunda, primeira)).toBeGreaterThanOrEqual(2000 - 5);
-    expect(espera(segunda, primeira)).toBeLessThan(2000 + 250);
+    expect(espera(segunda, primeira)).toBeLessThan(2000 + 1000);
     expect(espera(terceira, segunda)).toBeGreaterThanOrEqual(2500 - 5);
-    expect(espera(terceira, segunda)).toBeLessThan(2500 + 250);
-  }, 30_000);
+    expect(espera(terceira, segunda)).toBeLessThan(2500 + 1000);
+  });
 
   it('counts a redirect, garbage and a closed connection as failed attempts, and goes on', async () => {
     const loja = await comWebhook('/ruim');
@@ -254,7 +255,7 @@ describe('push (CONTRACT.md section 7)', () => {
     const entrega = await eventually('delivered at the 4th attempt', async () => {
       const response = await api('GET', '/webhook/entregas', { token: loja.token });
       return response.body.entregas[0]?.status === 'entregue' ? response.body.entregas[0] : undefined;
-    }, 15_000, 200);
+    }, undefined, 200);
     expect(entrega.tentativas.map((t: { statusHttp: number | null; erro: string | null }) => [t.statusHttp, t.erro])).toEqual([
       [302, 'redirecionamento (302) não é seguido'],
       [null, 'resposta HTTP inválida'],
@@ -262,14 +263,14 @@ describe('push (CONTRACT.md section 7)', () => {
       [200, null],
     ]);
     expect(receiver.requests('/destino-do-redirect')).toEqual([]);
-  }, 30_000);
+  });
 
   it('makes the first attempts of a store’s events in the order the events occurred', async () => {
     const loja = await comWebhook('/ordem');
     receiver.on('/ordem', (_request, index) => (index === 1 ? { status: 500 } : { status: 200, delayMs: 20 + (index % 3) * 15 }));
     const eventos = Array.from({ length: 12 }, (_, index) => mensagem(loja.idLoja, `mensagem ${index}`));
     await kafka.publish(TOPICS.atendimento, eventos);
-    await eventually('all delivered, the first one retried', () => receiver.confirmations('/ordem').size === 12 || undefined, 15_000);
+    await eventually('all delivered, the first one retried', () => receiver.confirmations('/ordem').size === 12 || undefined);
     const primeiras: string[] = [];
     for (const request of receiver.notifications('/ordem')) {
       const id = request.headers['webhook-id'] as string;
@@ -278,7 +279,7 @@ describe('push (CONTRACT.md section 7)', () => {
     expect(primeiras).toEqual(eventos.map((evento) => evento.id));
     // The first event failed once and was retried while the later ones went on.
     expect(receiver.notifications('/ordem').filter((r) => r.headers['webhook-id'] === eventos[0].id)).toHaveLength(2);
-  }, 30_000);
+  });
 
   it('resends a delivery on request, and lists deliveries page by page', async () => {
     const loja = await comWebhook('/reenvio');
@@ -314,7 +315,7 @@ describe('push (CONTRACT.md section 7)', () => {
     for (const query of ['pagina=0', 'porPagina=101', 'porPagina=abc', 'status=perdida', 'outro=1']) {
       expectProblem(await api('GET', `/webhook/entregas?${query}`, { token: loja.token }), 400);
     }
-  }, 30_000);
+  });
 });
 
 describe('isolation (CONTRACT.md section 7)', () => {
@@ -345,5 +346,5 @@ describe('isolation (CONTRACT.md section 7)', () => {
     // cached clock (a run saw 9,996 ms).
     expect(entrega.tentativas[0].duracaoMs).toBeGreaterThanOrEqual(9_950);
     expect(entrega.tentativas[0].duracaoMs).toBeLessThan(11_000);
-  }, 40_000);
+  });
 });

@@ -80,7 +80,7 @@ describe('the public tracking page at linkRastreio, in a real browser', () => {
     expect(screenshot.length).toBeGreaterThan(40_000);
     expect(screenshot.readUInt32BE(16)).toBe(390 * 2);
     await page.close();
-  }, 60_000);
+  });
 
   it('answers an unknown token with a friendly 404 page', async () => {
     const page = await phone.newPage();
@@ -92,7 +92,7 @@ describe('the public tracking page at linkRastreio, in a real browser', () => {
     const malformed = await page.goto(`${linkRastreio.split('/rastreio/')[0]}/rastreio/${encodeURIComponent('<script>')}`);
     expect(malformed?.status()).toBe(404);
     await page.close();
-  }, 60_000);
+  });
 
   it('keeps the page token, a credential, out of the request logs', async () => {
     const token = linkRastreio.split('/rastreio/')[1];

@@ -14,7 +14,10 @@ const root = resolve(__dirname, '../../../..');
 
 /**
  * Starts one more process of a service of the stack (a second replica, or a restart after a
- * kill), with the stack's environment plus `env`; waits for its /readyz.
+ * kill), with the stack's environment plus `env`; waits for its /readyz. A gateway replica
+ * consumes in a group of its own (its INSTANCE_ID) and may run beside other tests; a replica of
+ * a service whose consumer group the stack's own process is in takes partitions from it, so only
+ * a serial test (`*.serial.spec.ts`) starts one.
  */
 export async function startReplica(stack: TestStack, service: string, name: string, env: Record<string, string>): Promise<Replica> {
   const serviceEnv = { ...stack.env[service], ...env };

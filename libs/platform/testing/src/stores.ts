@@ -1,5 +1,5 @@
 import { apiClient, clientAddress } from './https-client';
-import { eventually } from './service-logs';
+import { eventually, PATIENCE_MS } from './service-logs';
 import { testStack } from './stack';
 
 /** A store created through the operator API (CONTRACT.md section 1) and its bearer token. */
@@ -51,7 +51,7 @@ export async function registerWebhook(store: { token: string }, url: string, fla
 }
 
 /** The store's queue once it holds `total` items (every one of them, oldest first). */
-export function queueWith(store: { token: string }, total: number, timeoutMs = 10_000): Promise<Queue> {
+export function queueWith(store: { token: string }, total: number, timeoutMs = PATIENCE_MS): Promise<Queue> {
   return eventually(`${total} items in the queue`, async () => {
     const response = await gateway()<Queue>('GET', '/fila/lista?limite=500', { token: store.token });
     return response.body.total === total ? response.body : undefined;

@@ -13,8 +13,8 @@
  * image's /app is this repository (main.js is dist/apps/<service>/src/main.js).
  *
  * The processes share the stack's database and Kafka, as replicas of the stack's services would:
- * the delivery service joins the consumer group "delivery-service" for a moment, so their output
- * goes into the stack's log of their service, where the other tests look for what it handled.
+ * they join the services' consumer groups for a moment, which is why this runs in the serial
+ * phase, and their output goes into the stack's log of their service.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
