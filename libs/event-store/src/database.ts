@@ -1,13 +1,14 @@
 import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
 import { EventStoreTables1732000000000 } from './migrations/1732000000000-event-store-tables';
+import { ParkedMessages1732000000400 } from './migrations/1732000000400-parked-messages';
 
 export interface ServiceDatabase {
   url: string;
   /** The service's own schema: it owns every table in it, through its migrations. */
   schema: string;
   poolSize: number;
-  /** The service's own migrations; the event store's tables come first. */
+  /** The service's own migrations; the event store's tables are added to them. */
   migrations: MixedList<string | (new () => unknown)>;
 }
 
@@ -21,7 +22,7 @@ export function dataSourceOptions(db: ServiceDatabase): DataSourceOptions {
     schema: db.schema,
     // Unqualified names in raw SQL resolve to the service's schema.
     extra: { max: db.poolSize, options: `-c search_path=${db.schema}` },
-    migrations: [EventStoreTables1732000000000, ...(db.migrations as unknown[])] as DataSourceOptions['migrations'],
+    migrations: [EventStoreTables1732000000000, ...(db.migrations as unknown[]), ParkedMessages1732000000400] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

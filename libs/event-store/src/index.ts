@@ -11,3 +11,4 @@ export * from './projections/projection';
 export * from './projections/rebuild';
 export * from './stored-event';
 export * from './inbox/kafka-value';
+export * from './inbox/parked-messages';

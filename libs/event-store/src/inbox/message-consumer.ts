@@ -6,11 +6,27 @@ import { InvalidMessageError, parseEventMessage, type EventEnvelope, type TopicC
 import { requestContext, withSpanFrom } from '@trilha/observability';
 import { holdingWritesAtCommit } from '../event-store';
 import { kafkaMessageJson } from './kafka-value';
+import { isForConsumer, ParkedMessages } from './parked-messages';
 import { WriteBatcher } from './write-batcher';
 
 const handled = new Counter({ name: 'trilha_messages_handled_total', help: 'Kafka messages handled', labelNames: ['consumer', 'outcome'] });
 
 const MAX_BACKOFF_MS = 5000;
+
+/** How a consumer retries a failing handler before it parks the message. */
+export interface RetryPolicy {
+  /**
+   * Failures while the database answers, before the message is parked. While the database does
+   * not answer there is nowhere to park, and the failure is the outage, not the message: the
+   * consumer keeps retrying.
+   */
+  triesBeforeParking: number;
+  /** The first wait; each next one doubles, up to 5 s. */
+  firstBackoffMs: number;
+}
+
+/** About 25 s of retrying before a message is parked. */
+const DEFAULT_RETRY: RetryPolicy = { triesBeforeParking: 10, firstBackoffMs: 100 };
 
 type Outcome = 'handled' | 'duplicate';
 
@@ -33,12 +49,17 @@ export interface ConsumeOptions {
  * in the same transaction as the handler's writes, so a redelivery changes nothing (or, for
  * handlers declared `idempotent`, their writes themselves make it so).
  *
- * - An invalid message (bad envelope, unknown type, bad payload) is logged and skipped: it
- *   can never succeed, and it must not block its partition.
+ * Nothing is skipped: a message is handled, or parked (`ParkedMessages`) for an operator to see
+ * and replay, before `consume` returns and Kafka may commit its offset.
+ * - An invalid message (not JSON, bad envelope, unknown type, bad payload) is parked at once: it
+ *   can never succeed as it is, and it must not block its partition.
  * - Event types the handler does not act on never reach it: its `@EventPattern` names the
  *   ones it does (`EventPatternExtras`), and `KafkaServer` passes over the rest unread.
- * - Any other failure (database down, a bug) is retried with backoff until it succeeds, so
- *   the partition waits rather than losing the event or reordering the store's events.
+ * - Any other failure is retried with backoff: for ever while the database does not answer (the
+ *   partition waits for the outage to end, keeping the store's events in order), and up to
+ *   `RetryPolicy.triesBeforeParking` failures while it does (a bug, data the handler cannot take), after
+ *   which the message is parked and the partition goes on.
+ * - A replayed message (`REPLAY_FOR_HEADER`) is for the consumer that parked it; others pass over it.
  * - The handler runs inside a span continuing the message's `traceparent`, with the event's
  *   correlation id and store on every log line.
  */
@@ -46,9 +67,11 @@ export class MessageConsumer {
   private readonly logger = new Logger(MessageConsumer.name);
   private stopping = false;
   private readonly writeBatcher: WriteBatcher;
+  private readonly parked: ParkedMessages;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource, private readonly retry: RetryPolicy = DEFAULT_RETRY) {
     this.writeBatcher = new WriteBatcher(dataSource);
+    this.parked = new ParkedMessages(dataSource);
   }
 
   stop(): void {
@@ -63,22 +86,39 @@ export class MessageConsumer {
     options: ConsumeOptions = {},
   ): Promise<void> {
     const message = context.getMessage();
-    const where = { topic: context.getTopic(), partition: context.getPartition(), offset: message.offset };
+    const consumed = { topic: context.getTopic(), partition: context.getPartition(), message };
+    if (!isForConsumer(message, consumer)) return;
     let event: T;
     try {
       event = parseEventMessage<T>(kafkaMessageJson(message.value), contract);
     } catch (error) {
       const problems = error instanceof InvalidMessageError ? error.problems : [(error as Error).message];
-      this.logger.error({ msg: 'rejected invalid message', consumer, ...where, problems });
-      handled.inc({ consumer, outcome: 'rejected' });
+      await this.park(consumer, consumed, `invalid message: ${problems.join('; ')}`);
       return;
     }
     const traceparent = headerValue(message.headers?.traceparent) ?? event.traceparent;
-    await withSpanFrom(`process ${where.topic}`, traceparent, 'consumer', { 'messaging.consumer.group.name': consumer, 'messaging.message.id': event.id }, () =>
-      requestContext.run({ correlationId: event.correlationId, causationId: event.id, idLoja: event.idLoja }, () =>
-        this.handleWithRetry(consumer, event, options.idempotent ? this.asIs(handler) : this.throughInbox(consumer, handler)),
-      ),
+    await withSpanFrom(`process ${consumed.topic}`, traceparent, 'consumer', { 'messaging.consumer.group.name': consumer, 'messaging.message.id': event.id }, () =>
+      requestContext.run({ correlationId: event.correlationId, causationId: event.id, idLoja: event.idLoja }, async () => {
+        const failure = await this.handleWithRetry(consumer, event, options.idempotent ? this.asIs(handler) : this.throughInbox(consumer, handler));
+        if (failure) await this.park(consumer, consumed, `handler failed ${this.retry.triesBeforeParking} times: ${failure.message}`);
+      }),
     );
+  }
+
+  /** Parks a message, retrying while the database does not answer: its offset waits until it is kept. */
+  private async park(consumer: string, consumed: Parameters<ParkedMessages['park']>[1], reason: string): Promise<void> {
+    const where = { consumer, topic: consumed.topic, partition: consumed.partition, offset: consumed.message.offset };
+    for (let backoff = this.retry.firstBackoffMs; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
+      try {
+        await this.parked.park(consumer, consumed, reason);
+        handled.inc({ consumer, outcome: 'parked' });
+        return;
+      } catch (error) {
+        if (this.stopping) throw error;
+        this.logger.warn({ msg: `parking a message failed, retrying in ${backoff} ms`, ...where, error: (error as Error).message });
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+      }
+    }
   }
 
   /** Runs the handler's writes in one transaction with the event's inbox row; a repeat is skipped. */
@@ -104,21 +144,28 @@ export class MessageConsumer {
     };
   }
 
-  private async handleWithRetry<T extends EventEnvelope>(consumer: string, event: T, handle: (event: T) => Promise<Outcome>): Promise<void> {
-    let backoff = 100;
-    for (;;) {
+  /** Handles the event, retrying as the class says; returns the last error if it gave up. */
+  private async handleWithRetry<T extends EventEnvelope>(consumer: string, event: T, handle: (event: T) => Promise<Outcome>): Promise<Error | undefined> {
+    let backoff = this.retry.firstBackoffMs;
+    for (let failures = 0; ; ) {
       try {
         const outcome = await handle(event);
         handled.inc({ consumer, outcome });
         this.logger.log({ msg: `${outcome} ${event.type}`, consumer, eventId: event.id });
-        return;
+        return undefined;
       } catch (error) {
         if (this.stopping) throw error;
+        if (await this.databaseAnswers()) failures += 1;
+        if (failures >= this.retry.triesBeforeParking) return error as Error;
         this.logger.warn({ msg: `handling ${event.type} failed, retrying in ${backoff} ms`, consumer, eventId: event.id, error: (error as Error).message });
         await new Promise((resolve) => setTimeout(resolve, backoff));
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
     }
+  }
+
+  private databaseAnswers(): Promise<boolean> {
+    return this.dataSource.query('SELECT 1').then(() => true, () => false);
   }
 }
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { KafkaConnection } from '@trilha/config';
 import { createKafka, dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
+import { parkedCommand } from './parked-command';
 import { startOpsServer } from '@trilha/observability';
 import { createTopics } from './create-topics';
 import { restartCrashedConsumer } from './restart-crashed-consumer';
@@ -31,7 +32,8 @@ export interface ServiceSpec {
 /**
  * The life of every service process: `main.js migrate` applies the migrations and exits;
  * `main.js rebuild-projections [name…]` rebuilds read models from the event log and exits;
- * otherwise the app initialises, then its Kafka consumers start (never before the app is
+ * `main.js parked list [--all]` and `main.js parked replay [id…]` show and replay the Kafka
+ * messages the service's consumers parked; otherwise the app initialises, then its Kafka consumers start (never before the app is
  * ready), then its ports open. SIGTERM and SIGINT close everything in reverse order.
  */
 export async function runService(spec: ServiceSpec): Promise<void> {
@@ -42,6 +44,10 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   }
   if (process.argv[2] === 'rebuild-projections') {
     await rebuild(spec, process.argv.slice(3));
+    return;
+  }
+  if (process.argv[2] === 'parked') {
+    await parkedCommand(spec, process.argv.slice(3));
     return;
   }
   const started = Date.now();

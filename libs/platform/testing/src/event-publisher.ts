@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Message, type Producer } from 'kafkajs';
 import type { EventEnvelope } from '@trilha/contracts';
 import type { TestStack } from './stack';
 
@@ -25,22 +25,23 @@ export function envelope<T extends object>(type: string, idLoja: number, data: T
 export function eventPublisher(stack: TestStack) {
   const kafka = new Kafka({ brokers: [stack.infra.kafkaBrokers], clientId: 'trilha-tests', logLevel: logLevel.NOTHING });
   let producer: Promise<Producer> | undefined;
+  /** Produces messages as they are given, whatever their value: a poison message too. */
+  const publishRaw = async (topic: string, messages: Message[]): Promise<void> => {
+    producer ??= (async () => {
+      const created = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+      await created.connect();
+      return created;
+    })();
+    await (await producer).send({ topic, acks: -1, messages });
+  };
   return {
-    async publish(topic: string, events: EventEnvelope[]): Promise<void> {
-      producer ??= (async () => {
-        const created = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
-        await created.connect();
-        return created;
-      })();
-      await (await producer).send({
-        topic,
-        acks: -1,
-        messages: events.map((event) => ({
-          key: String(event.idLoja),
-          value: JSON.stringify(event),
-          headers: { 'event-id': event.id, 'event-type': event.type, ...(event.traceparent && { traceparent: event.traceparent }) },
-        })),
-      });
+    publishRaw,
+    publish(topic: string, events: EventEnvelope[]): Promise<void> {
+      return publishRaw(topic, events.map((event) => ({
+        key: String(event.idLoja),
+        value: JSON.stringify(event),
+        headers: { 'event-id': event.id, 'event-type': event.type, ...(event.traceparent && { traceparent: event.traceparent }) },
+      })));
     },
     async close(): Promise<void> {
       await (await producer)?.disconnect();

@@ -46,6 +46,12 @@ export class LojaStatusCache {
     return acesso;
   }
 
+  /** Forgets every store: each is read from the database again on its next request. */
+  forgetAll(): void {
+    this.entries.clear();
+    this.awaitingKafka.clear();
+  }
+
   /** Applies an event of this replica's own command, as soon as it committed. */
   applyOwn(event: LojaEvent & { id: string }): void {
     const { idLoja } = event.data;

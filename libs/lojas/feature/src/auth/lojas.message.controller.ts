@@ -1,27 +1,42 @@
 import { Controller, Logger } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
 import { LOJA_EVENT_TYPES, LOJAS_CONTRACT, parseEventMessage, TOPICS, type LojaMessage } from '@trilha/contracts';
-import { kafkaMessageJson, type EventPatternExtras } from '@trilha/event-store';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { isForConsumer, kafkaMessageJson, ParkedMessages, type EventPatternExtras } from '@trilha/event-store';
 import { LojaStatusCache } from './loja-status.cache';
 
 /**
  * Store events from Kafka keep this replica's token checks current. Each replica reads the
  * topic in its own consumer group, so every replica sees every event. Only the events that
  * change whether a store may call reach it; the app's removal is the delivery service's.
+ * A message it cannot read is parked, and the cache forgets every store, so that each is read
+ * again from the database, which the gateway's own commands keep current.
  */
 @Controller()
 export class LojasMessageController {
+  static readonly CONSUMER = 'api-gateway.loja-status';
   private readonly logger = new Logger(LojasMessageController.name);
+  private readonly parked: ParkedMessages;
 
-  constructor(private readonly cache: LojaStatusCache) {}
+  constructor(private readonly cache: LojaStatusCache, @InjectDataSource() dataSource: DataSource) {
+    this.parked = new ParkedMessages(dataSource);
+  }
 
   @EventPattern(TOPICS.lojas, { eventTypes: [LOJA_EVENT_TYPES.criada, LOJA_EVENT_TYPES.desativada, LOJA_EVENT_TYPES.ativada] } satisfies EventPatternExtras)
-  onLojaEvent(@Ctx() context: KafkaContext): void {
+  async onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
+    const message = context.getMessage();
+    if (!isForConsumer(message, LojasMessageController.CONSUMER)) return;
+    let event: LojaMessage;
     try {
-      const event = parseEventMessage<LojaMessage>(kafkaMessageJson(context.getMessage().value), LOJAS_CONTRACT);
-      this.cache.applyFromKafka(event);
+      event = parseEventMessage<LojaMessage>(kafkaMessageJson(message.value), LOJAS_CONTRACT);
     } catch (error) {
-      this.logger.error({ msg: 'rejected invalid store event', offset: context.getMessage().offset, error: (error as Error).message });
+      this.cache.forgetAll();
+      const consumed = { topic: context.getTopic(), partition: context.getPartition(), message };
+      await this.parked.park(LojasMessageController.CONSUMER, consumed, `invalid message: ${(error as Error).message}`).catch((failure: Error) =>
+        this.logger.error({ msg: 'an unreadable store event could not be parked', offset: message.offset, error: failure.message }));
+      return;
     }
+    this.cache.applyFromKafka(event);
   }
 }
