@@ -29,6 +29,7 @@ const counter: Decider<{ add: number }, number, Added> = {
 class TotalsProjection implements Projection {
   readonly name = 'totals';
   readonly handles = ['added'];
+  readonly tables = ['totals'];
   async apply(manager: EntityManager, event: AppendedEvent): Promise<void> {
     await writeAtCommit(
       manager,
@@ -36,9 +37,6 @@ class TotalsProjection implements Projection {
        ON CONFLICT (stream_id) DO UPDATE SET total = totals.total + EXCLUDED.total`,
       [event.streamId, (event.data as { amount: number }).amount],
     );
-  }
-  async reset(manager: EntityManager): Promise<void> {
-    await manager.query(`DELETE FROM totals`);
   }
 }
 

@@ -11,6 +11,7 @@ import type { AgenteEvent } from '@trilha/atendimento-domain';
 export class AgentesProjection implements Projection {
   readonly name = 'agentes';
   readonly handles = ['agente.criado'];
+  readonly tables = ['agentes'];
 
   async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
     const { data } = stored as unknown as AgenteEvent;
@@ -20,9 +21,5 @@ export class AgentesProjection implements Projection {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [data.idAgente, data.idLoja, data.nome, data.descricao, data.habilidades, JSON.stringify(data.faq), data.ativo, stored.streamVersion, data.criadoEm],
     );
-  }
-
-  async reset(manager: EntityManager): Promise<void> {
-    await manager.query(`DELETE FROM agentes`);
   }
 }

@@ -8,6 +8,7 @@ import { ATENDIMENTO_EVENTOS, type AtendimentoEvent } from '@trilha/atendimento-
 export class AtendimentosProjection implements Projection {
   readonly name = 'atendimentos';
   readonly handles = Object.values(ATENDIMENTO_EVENTOS);
+  readonly tables = ['atendimentos', 'atendimento_mensagens'];
 
   async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
     const event = stored as unknown as AtendimentoEvent;
@@ -40,10 +41,5 @@ export class AtendimentosProjection implements Projection {
         return;
       }
     }
-  }
-
-  async reset(manager: EntityManager): Promise<void> {
-    await manager.query(`DELETE FROM atendimento_mensagens`);
-    await manager.query(`DELETE FROM atendimentos`);
   }
 }

@@ -5,16 +5,19 @@ import type { AppendedEvent } from '../stored-event';
  * A read model kept from events: `apply` is its evolve step, `handles` the event types it
  * reads. Inline projections run in the transaction that appends the events, so the read model
  * is never behind its writes, and write with `writeAtCommit` (nothing in a command reads a
- * read model back), so their statements travel with the COMMIT; `reset` empties it before a
- * rebuild.
+ * read model back), so their statements travel with the COMMIT.
  */
 export interface Projection {
   readonly name: string;
   readonly handles: readonly string[];
   /**
+   * The tables it writes, in the order its writers lock them (the parent before its children):
+   * a rebuild locks them in this order and empties them in the reverse one.
+   */
+  readonly tables: readonly string[];
+  /**
    * `stream`: the event's stream before it, when the writer has read it (commands do; a
    * rebuild does not), for projections whose record is a fold of the whole stream.
    */
   apply(manager: EntityManager, event: AppendedEvent, stream?: readonly AppendedEvent[]): Promise<void>;
-  reset(manager: EntityManager): Promise<void>;
 }

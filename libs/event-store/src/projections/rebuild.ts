@@ -6,7 +6,11 @@ const BATCH = 1000;
 
 /**
  * Rebuilds projections from the event log in one transaction: readers keep seeing the old
- * read model until the new one commits. Reports progress through `log`.
+ * read model until the new one commits. Writers are held back: the transaction first locks the
+ * projections' tables against writes (EXCLUSIVE: reads go on), before it reads anything and so
+ * before its snapshot is taken. A writer that committed before is in the snapshot and replayed;
+ * one still running waits, then applies its events to the rebuilt tables. Nothing committed
+ * during a rebuild is lost. Reports progress through `log`.
  */
 export async function rebuildProjections(
   dataSource: DataSource,
@@ -15,10 +19,10 @@ export async function rebuildProjections(
 ): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   await dataSource.transaction('REPEATABLE READ', async (manager) => {
-    for (const projection of projections) {
-      await projection.reset(manager);
-      counts[projection.name] = 0;
-    }
+    const tables = projections.flatMap((projection) => projection.tables);
+    await manager.query(`LOCK TABLE ${tables.join(', ')} IN EXCLUSIVE MODE`);
+    for (const table of [...tables].reverse()) await manager.query(`DELETE FROM ${table}`);
+    for (const projection of projections) counts[projection.name] = 0;
     const types = [...new Set(projections.flatMap((projection) => projection.handles))];
     const [{ total }] = await manager.query(`SELECT count(*)::int AS total FROM events WHERE type = ANY($1)`, [types]);
     let after = '0';

@@ -16,6 +16,7 @@ export interface LojaRow {
 export class LojasProjection implements Projection {
   readonly name = 'lojas';
   readonly handles = ['loja.criada', 'loja.desativada', 'loja.ativada'];
+  readonly tables = ['lojas'];
 
   async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
     const event = stored as unknown as LojaEvent;
@@ -37,9 +38,5 @@ export class LojasProjection implements Projection {
         await writeAtCommit(manager, `UPDATE lojas SET ativa = true, atualizada_em = $2 WHERE id_loja = $1`, [event.data.idLoja, event.data.dataAtivacao]);
         return;
     }
-  }
-
-  async reset(manager: EntityManager): Promise<void> {
-    await manager.query(`DELETE FROM lojas`);
   }
 }

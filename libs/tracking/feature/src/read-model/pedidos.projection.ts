@@ -3,7 +3,6 @@ import type { EntityManager } from 'typeorm';
 import { writeAtCommit, type Projection, type AppendedEvent } from '@trilha/event-store';
 import type { PedidoEvent } from '@trilha/tracking-domain';
 import { pedidoResposta } from '../pedido.response';
-import { bloquearEscritas } from './bloquear-escritas';
 
 /**
  * Orders (GET /pedido, /pedidos) and the public page's token → order lookup. Its unique key
@@ -13,6 +12,7 @@ import { bloquearEscritas } from './bloquear-escritas';
 export class PedidosProjection implements Projection {
   readonly name = 'pedidos';
   readonly handles = ['pedido.salvo'];
+  readonly tables = ['pedidos'];
 
   async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
     const { data: pedido } = stored as unknown as Extract<PedidoEvent, { type: 'pedido.salvo' }>;
@@ -26,10 +26,5 @@ export class PedidosProjection implements Projection {
       [pedido.idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, pedido.situacao, pedido.dataPedido,
         pedido.tokenRastreio, JSON.stringify(pedidoResposta(pedido))],
     );
-  }
-
-  async reset(manager: EntityManager): Promise<void> {
-    await bloquearEscritas(manager);
-    await manager.query(`DELETE FROM pedidos`);
   }
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { streamBefore, writeAtCommit, type Projection, type AppendedEvent } from '@trilha/event-store';
 import { evolveRastreio, registroRastreio, type PedidoEvent, type Rastreio } from '@trilha/tracking-domain';
-import { bloquearEscritas } from './bloquear-escritas';
 
 /**
  * Tracking records (GET /pedidoRastreio, the public page), with the lookups that find an
@@ -13,6 +12,7 @@ import { bloquearEscritas } from './bloquear-escritas';
 export class RastreiosProjection implements Projection {
   readonly name = 'rastreios';
   readonly handles = ['pedido.salvo', 'rastreio.evento.registrado', 'rastreio.evento.corrigido'];
+  readonly tables = ['rastreio_hashes', 'rastreio_codigos', 'rastreios'];
 
   async apply(manager: EntityManager, stored: AppendedEvent, stream?: readonly AppendedEvent[]): Promise<void> {
     const event = stored as unknown as PedidoEvent;
@@ -41,12 +41,5 @@ export class RastreiosProjection implements Projection {
       [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, JSON.stringify(registroRastreio(rastreio)),
         registrado?.hash ?? null, codigo],
     );
-  }
-
-  async reset(manager: EntityManager): Promise<void> {
-    await bloquearEscritas(manager);
-    await manager.query(`DELETE FROM rastreio_codigos`);
-    await manager.query(`DELETE FROM rastreio_hashes`);
-    await manager.query(`DELETE FROM rastreios`);
   }
 }
