@@ -209,12 +209,12 @@ describe('push (CONTRACT.md section 7)', () => {
     const registro: { numero: number; dataHora: string; statusHttp: number; duracaoMs: number; erro: string }[] = body.entregas[0].tentativas;
     expect(registro.map((t) => [t.numero, t.statusHttp, t.erro])).toEqual([1, 2, 3, 4, 5, 6].map((numero) => [numero, 500, 'status 500, esperado 200']));
     // Each wait, from the end of a failed attempt to the start of the next, is the schedule's ±10 %
-    // (plus the dispatcher's own latency).
+    // (plus the dispatcher's own latency, up to half a second on a loaded machine).
     registro.slice(1).forEach((tentativa, index) => {
       const anterior = registro[index];
       const espera = Date.parse(tentativa.dataHora) - (Date.parse(anterior.dataHora) + anterior.duracaoMs);
       expect(espera).toBeGreaterThanOrEqual(AGENDA_MS[index] * 0.9 - 5);
-      expect(espera).toBeLessThanOrEqual(AGENDA_MS[index] * 1.1 + 250);
+      expect(espera).toBeLessThanOrEqual(AGENDA_MS[index] * 1.1 + 500);
     });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(receiver.notifications('/sempre-500')).toHaveLength(6);

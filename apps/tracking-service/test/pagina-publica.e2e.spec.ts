@@ -45,6 +45,13 @@ describe('the public tracking page at linkRastreio, in a real browser', () => {
     const response = await page.goto(linkRastreio);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-type']).toMatch(/^text\/html/);
+    // Its policy as headers: no framing, no Referer carrying the page's token, HTTPS only.
+    expect(response?.headers()).toMatchObject({
+      'content-security-policy': expect.stringMatching(/^default-src 'none'; style-src 'sha256-.*frame-ancestors 'none'$/),
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=31536000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+    });
     // Not in the page, not in its source.
     expect(await response?.text()).not.toContain(INTERNO);
     expect(await page.content()).not.toContain(INTERNO);

@@ -40,14 +40,11 @@ describe('FAQ matching', () => {
     expect(index.melhor('prazo', 0)?.confianca).toBeCloseTo(1 / 3);
   });
 
-  it('answers quickly with 1,000 entries', () => {
+  it('finds the one entry asked about among 1,000 (its speed is bench/agente-conversar.mjs’s target)', () => {
     const grande = new FaqIndex(Array.from({ length: 1000 }, (_, i) => ({
       pergunta: `Pergunta ${i} sobre produto${i} e serviço${i % 37} da categoria${i % 11}?`,
       resposta: `Resposta ${i}.`,
     })));
-    grande.melhor('aquecimento');
-    const started = performance.now();
-    for (let i = 0; i < 100; i += 1) grande.melhor(`quero saber sobre produto${i * 7} e serviço${i % 37}`);
-    expect((performance.now() - started) / 100).toBeLessThan(20);
+    for (const i of [0, 7, 700, 999]) expect(grande.melhor(`Pergunta ${i} sobre produto${i} e serviço${i % 37} da categoria${i % 11}`)?.entrada.resposta).toBe(`Resposta ${i}.`);
   });
 });

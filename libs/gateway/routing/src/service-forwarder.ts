@@ -6,7 +6,7 @@ import { requestContext } from '@trilha/observability';
 import { header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
 
 /** Response headers a service may set that the caller should see. */
-const PASSED_BACK = ['content-type', 'location', 'cache-control', 'content-language'];
+const PASSED_BACK = ['content-type', 'location', 'cache-control', 'content-language', 'content-security-policy', 'referrer-policy'];
 /**
  * Longer than the longest wait a service makes on the caller's behalf: POST /webhook/novo
  * gives the store's URL 10 s to answer its verification (CONTRACT.md section 7), then answers.

@@ -3,7 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { requestLogHook, traceRequestHook } from '@trilha/observability';
 import { acceptJsonBodies, MAX_BODY_BYTES } from './json-body';
 import { ProblemDetailsFilter } from './problem.filter';
-import { httpsOnlyHook, requestIdHook } from './request-hooks';
+import { httpsOnlyHook, requestIdHook, securityHeadersHook } from './request-hooks';
 import { strictValidationPipe } from './validation';
 
 export const API_PREFIX = 'v1';
@@ -30,7 +30,8 @@ export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; tr
  * The HTTP conventions every Trilha HTTP server shares (CONTRACT.md section 0): a span per
  * request continuing the caller's `traceparent`, request ids, a log line per request,
  * JSON bodies up to 1 MiB, strict validation, RFC 9457 problems, the /v1 prefix. The public
- * gateway adds HTTPS only; services' internal ports are reached through the gateway.
+ * gateway adds HTTPS only and its security headers; services' internal ports are reached
+ * through the gateway.
  * Create the app with `bodyParser: false`: the parser here turns its errors into problems.
  */
 export function configureHttp(app: NestFastifyApplication, options: { httpsOnly: boolean; prefixExclude?: (string | RouteInfo)[] }): void {
@@ -38,7 +39,7 @@ export function configureHttp(app: NestFastifyApplication, options: { httpsOnly:
   fastify.addHook('onRequest', traceRequestHook);
   fastify.addHook('onRequest', requestIdHook);
   fastify.addHook('onRequest', requestLogHook);
-  if (options.httpsOnly) fastify.addHook('onRequest', httpsOnlyHook);
+  if (options.httpsOnly) fastify.addHook('onRequest', securityHeadersHook).addHook('onRequest', httpsOnlyHook);
   acceptJsonBodies(fastify);
   app.setGlobalPrefix(API_PREFIX, { exclude: options.prefixExclude ?? [] });
   app.useGlobalPipes(strictValidationPipe());

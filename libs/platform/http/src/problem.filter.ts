@@ -25,6 +25,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       const status = exception.getStatus();
       // A body Fastify refused before any route (too large, not JSON) comes with its English message.
       if (BODY_REFUSALS[status]) return problem(status, BODY_REFUSALS[status], instance);
+      // A path no route has: Nest's own message is English ("Cannot GET /x").
+      const unrouted = /^Cannot ([A-Z]+) (.*)$/.exec(exception.message);
+      if (status === 404 && unrouted) return problem(404, `Rota não encontrada: ${unrouted[1]} ${unrouted[2]}.`, instance);
       const body = exception.getResponse();
       const detail = typeof body === 'string' ? body : (body as { message?: unknown }).message;
       return problem(status, typeof detail === 'string' ? detail : exception.message, instance);

@@ -26,3 +26,13 @@ export function httpsOnlyHook(request: FastifyRequest, reply: FastifyReply, done
   if (request.protocol === 'https') return done();
   sendProblem(reply, problem(403, 'Use HTTPS.', request.originalUrl));
 }
+
+/**
+ * Headers every public answer carries: browsers keep to HTTPS for the host for a year
+ * (`Strict-Transport-Security`), and never guess a content type other than the one sent.
+ */
+export function securityHeadersHook(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  reply.header('X-Content-Type-Options', 'nosniff');
+  done();
+}

@@ -2,8 +2,11 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, isISO8601, MaxLength, registerDecorator } from 'class-validator';
 
-/** ISO 8601 date and time with an offset (`Z` or `±hh:mm`), as the spec's dates are. */
-const DATA_HORA_COM_FUSO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+/**
+ * ISO 8601 date and time with an offset (`Z` or `±hh:mm`), as the spec's dates are. Offsets go
+ * from -14:00 to +14:00, the range of the world's time zones (and PostgreSQL's).
+ */
+const DATA_HORA_COM_FUSO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-](0\d:[0-5]\d|1[0-3]:[0-5]\d|14:00))$/;
 const DATA_HORA_MAX = 40;
 
 export function ehDataHoraComFuso(value: unknown): value is string {

@@ -7,7 +7,8 @@ import { LojaStatusCache } from './loja-status.cache';
 import { header, ROUTE_ACCESS, type AuthenticatedRequest } from '@trilha/http';
 import { TokenService } from './token.service';
 
-const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]+)$/;
+/** The scheme's name is case-insensitive (RFC 9110, 11.1). */
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i;
 
 /**
  * Every route needs `Authorization: Bearer <token>` unless marked @SemToken(). A missing,

@@ -1,4 +1,4 @@
-import { paginaNaoEncontrada, paginaRastreio } from './pagina-publica.html';
+import { CABECALHOS_DA_PAGINA, paginaNaoEncontrada, paginaRastreio } from './pagina-publica.html';
 
 describe('public tracking page HTML', () => {
   const html = paginaRastreio({
@@ -33,7 +33,8 @@ describe('public tracking page HTML', () => {
 
   it('is a mobile-friendly document that loads nothing and runs nothing', () => {
     expect(html).toMatch(/<meta name="viewport" content="width=device-width, initial-scale=1">/);
-    expect(html).toMatch(/Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(CABECALHOS_DA_PAGINA['Content-Security-Policy']).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; .*frame-ancestors 'none'$/);
+    expect(CABECALHOS_DA_PAGINA['Referrer-Policy']).toBe('no-referrer');
     expect(html).not.toMatch(/<(script|img|link|iframe)\b|\s(src|href)="/);
   });
 

@@ -34,7 +34,13 @@ li p{margin:.1rem 0 0;overflow-wrap:anywhere}
 footer{max-width:40rem;margin:0 auto;padding:0 1rem 2rem;color:#7a869a;font-size:.8rem;text-align:center}
 `;
 
-const CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(ESTILO).digest('base64')}'; base-uri 'none'; form-action 'none'`;
+const CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(ESTILO).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+/**
+ * Headers of every page: its policy (nothing but its own style; no page may frame it), and no
+ * `Referer` when a link is followed, since the page's URL carries its token.
+ */
+export const CABECALHOS_DA_PAGINA = { 'Content-Security-Policy': CSP, 'Referrer-Policy': 'no-referrer' } as const;
 
 const STATUS = { ativo: 'Em andamento', encerrado: 'Finalizado' } as const;
 
@@ -57,8 +63,6 @@ function documento(titulo: string, corpo: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
 <title>${escapar(titulo)}</title>
 <style>${ESTILO}</style>
 </head>

@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { SemLoja } from '@trilha/http';
 import { vistaDoCliente } from '@trilha/tracking-domain';
 import { TOKEN_RASTREIO } from '../ids';
-import { paginaNaoEncontrada, paginaRastreio } from './pagina-publica.html';
+import { CABECALHOS_DA_PAGINA, paginaNaoEncontrada, paginaRastreio } from './pagina-publica.html';
 
 /** Served outside /v1: the gateway forwards GET /rastreio/<token> here, without a store token. */
 export const PAGINA_PUBLICA_ROUTES = [{ path: 'rastreio/:token', method: RequestMethod.GET }];
@@ -28,7 +28,7 @@ export class PaginaPublicaHttpController {
       : [];
     reply
       .status(row ? 200 : 404)
-      .headers({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .headers({ 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...CABECALHOS_DA_PAGINA })
       .send(row ? paginaRastreio(vistaDoCliente(row.documento && JSON.parse(row.documento), row.numero_pedido)) : paginaNaoEncontrada());
   }
 }
