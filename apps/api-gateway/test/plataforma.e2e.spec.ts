@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
-import { apiClient, clientAddress, eventually, serviceLogs, startReplica, testStack } from '@trilha/testing';
+import { apiClient, clientAddress, createStore, eventually, expectInvalid, expectProblem, serviceLogs, startReplica, testStack } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -16,6 +16,38 @@ describe('conventions (CONTRACT.md section 0)', () => {
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(generated.status).toBe(404);
     expect(generated.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+
+  it('answers every request with HSTS and nosniff, and unknown paths in Portuguese', async () => {
+    for (const url of [`${stack.baseUrl}/openapi.json`, `${stack.baseUrl}/nao-existe`, stack.baseUrl.replace(/\/v1$/, '/fora-da-api')]) {
+      const response = await api('GET', url);
+      expect(response.headers).toMatchObject({ 'strict-transport-security': 'max-age=31536000; includeSubDomains', 'x-content-type-options': 'nosniff' });
+    }
+    const fora = await api('GET', stack.baseUrl.replace(/\/v1$/, '/fora-da-api'));
+    expectProblem(fora, 404);
+    expect(fora.body.detail).toBe('Rota não encontrada: GET /fora-da-api.');
+  });
+
+  it('takes the Bearer scheme in any case, and says what is wrong with a field in Portuguese', async () => {
+    const loja = await createStore();
+    expect((await api('GET', '/loja', { headers: { authorization: `bearer ${loja.token}` } })).status).toBe(200);
+    expect((await api('GET', '/loja', { headers: { authorization: `BEARER ${loja.token}` } })).status).toBe(200);
+    const limite = await api('GET', '/fila/lista?limite=0', { token: loja.token });
+    expectInvalid(limite, 'limite');
+    expect(limite.body.erros).toEqual([{ campo: 'limite', mensagem: 'limite deve ser no mínimo 1' }]);
+    const desconhecido = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'chat', tipo: 'duvida', dadosCliente: { nome: 'Ana' }, x: 1 } });
+    expect(desconhecido.body.erros).toEqual([{ campo: 'x', mensagem: 'x não é um campo aceito' }]);
+  });
+
+  it('refuses texts no store data can hold and offsets beyond ±14:00 with a 400 naming the field', async () => {
+    const loja = await createStore();
+    const nulo = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'chat', tipo: 'duvida', dadosCliente: { nome: 'A\u0000na' } } });
+    expect(nulo.body.erros).toEqual([{ campo: 'dadosCliente.nome', mensagem: expect.stringMatching(/U\+0000/) }]);
+    const metade = await api('POST', '/pedidoRastreio/evento', { token: loja.token, body: { numeroPedido: 'P-\ud800', codigoRastreio: 'BR1', dataHora: '2026-11-21T10:00:00Z', descricao: 'x' } });
+    expect(metade.body.erros).toEqual([{ campo: 'numeroPedido', mensagem: expect.stringMatching(/surrogate/) }]);
+    expectInvalid(await api('GET', `/pedido?chave=idPedido&valor=${encodeURIComponent('a\u0000b')}`, { token: loja.token }), 'valor');
+    expectInvalid(await api('GET', `/pedidos?dataFim=${encodeURIComponent('2000-01-01T10:49:49+23:21')}`, { token: loja.token }), 'dataFim');
+    expect((await api('GET', `/pedidos?dataFim=${encodeURIComponent('2000-01-01T10:49:49+14:00')}`, { token: loja.token })).status).toBe(200);
   });
 
   it('speaks TLS only on the public port', async () => {
