@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { ensureSchemathesis } from './schemathesis.mjs';
 import { stackPorts, startStack } from './stack.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -14,6 +15,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'trilha-test-'));
 const ports = stackPorts({ gateway: 28443, kafka: 29092, postgres: 25432, redis: 26379, ops: 28180 });
 const say = (line) => process.stderr.write(`» ${line}\n`);
 
+const schemathesis = ensureSchemathesis(say);
 say(`starting the test stack in ${dataDir}`);
 // Webhook retries on a compressed schedule (the default is 10s,1m,5m,30m,2h), so the tests can
 // see all five of them.
@@ -43,6 +45,7 @@ writeFileSync(stackFile, JSON.stringify({
   infra: { databaseUrl: stack.infra.databaseUrl, kafkaBrokers: stack.infra.kafkaBrokers, kafkaSaslSsl: stack.infra.kafkaSaslSsl, redisUrl: stack.infra.redisUrl },
   env: stack.env,
   controlUrl: `http://127.0.0.1:${control.address().port}`,
+  schemathesis,
 }, null, 2));
 
 /** Runs jest with the given arguments; returns its exit code, its counts and its per-file results. */

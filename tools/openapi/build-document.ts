@@ -3,6 +3,8 @@ import { Test } from '@nestjs/testing';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { httpAdapter, OPENAPI_EXTENSIONS } from '@trilha/http';
 import { API_SOURCES } from './api-sources';
+import { documentEveryAnswer } from './problem-responses';
+import { addValidationConstraints } from './validation-constraints';
 import { webhooksSection } from './webhooks';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -33,7 +35,8 @@ function addSchema(document: OpenAPIObject, name: string, schema: unknown): void
 /**
  * Builds the OpenAPI document of the whole public API from every service's HTTP module, plus
  * the notifications sent to stores' webhooks (`webhooks`), marking each operation with the service that serves it and each token-free operation with
- * an empty security requirement. Nothing is connected: providers are stubbed.
+ * an empty security requirement, and documenting every error it can answer. Nothing is
+ * connected: providers are stubbed.
  */
 export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
   const document = { ...baseDocument(), paths: {}, components: { ...baseDocument().components, schemas: {} } } as OpenAPIObject;
@@ -55,6 +58,8 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
     for (const [name, schema] of Object.entries(partial.components?.schemas ?? {})) addSchema(document, name, schema);
     await app.close();
   }
+  addValidationConstraints(document);
+  documentEveryAnswer(document);
   const { webhooks, schemas } = webhooksSection();
   for (const [name, schema] of Object.entries(schemas)) addSchema(document, name, schema);
   return { ...document, webhooks } as OpenAPIObject;

@@ -32,10 +32,15 @@ describe('operator routes (CONTRACT.md section 1)', () => {
     expectProblem(await api('POST', '/admin/lojas/999999/desativar', { headers: admin }), 404);
   });
 
-  it('answers 400 to malformed JSON, 413 to a body over 1 MiB and 415 to a body that is not JSON', async () => {
+  it('answers 400 to malformed JSON or JSON that is not an object, 413 to a body over 1 MiB and 415 to a body that is not JSON', async () => {
     const malformed = await api('POST', '/admin/lojas', { headers: admin, rawBody: '{"nome": ' });
     expectProblem(malformed, 400);
     expect(malformed.body.detail).toBe('O corpo da requisição não é JSON válido.');
+    for (const rawBody of ['null', '[]', '42']) {
+      const notAnObject = await api('POST', '/admin/lojas', { headers: admin, rawBody });
+      expectProblem(notAnObject, 400);
+      expect(notAnObject.body.detail).toBe('O corpo da requisição deve ser um objeto JSON.');
+    }
     const tooLarge = await api('POST', '/admin/lojas', { headers: admin, rawBody: JSON.stringify({ nome: 'x'.repeat(1024 * 1024) }) });
     expectProblem(tooLarge, 413);
     expect(tooLarge.body.detail).toBe('O corpo da requisição passa de 1 MiB.');

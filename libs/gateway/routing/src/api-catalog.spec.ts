@@ -1,4 +1,4 @@
-import { apiCatalog, matchRoute } from './api-catalog';
+import { apiCatalog, matchRoute, methodsOf } from './api-catalog';
 
 const document = {
   paths: {
@@ -22,6 +22,12 @@ describe('apiCatalog', () => {
     expect(matchRoute(routes, 'GET', '/pedidoRastreio/evento')).toBeUndefined();
     expect(matchRoute(routes, 'PUT', '/pedidoRastreio/evento/a/b')).toBeUndefined();
     expect(matchRoute(routes, 'GET', '/nada')).toBeUndefined();
+  });
+
+  it('lists the methods a path has, HEAD with GET', () => {
+    expect(methodsOf(routes, '/pedidoRastreio')).toEqual(['GET', 'HEAD']);
+    expect(methodsOf(routes, '/pedidoRastreio/evento')).toEqual(['POST']);
+    expect(methodsOf(routes, '/nada')).toEqual([]);
   });
 
   it('refuses an operation that names no service', () => {

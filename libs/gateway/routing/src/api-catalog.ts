@@ -64,3 +64,9 @@ export function apiCatalog(document: OpenApiDocument): ApiRoute[] {
 export function matchRoute(routes: ApiRoute[], method: string, path: string): ApiRoute | undefined {
   return routes.find((route) => route.method === method && route.pattern.test(path));
 }
+
+/** The methods the API answers on a path (empty for a path it does not have). */
+export function methodsOf(routes: ApiRoute[], path: string): string[] {
+  const methods = routes.filter((route) => route.pattern.test(path)).map((route) => route.method);
+  return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
+}

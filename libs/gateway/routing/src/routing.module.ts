@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { API_PREFIX, problem, sendProblem, type LimitedRequest } from '@trilha/http';
 import { SemToken, type AuthenticatedRequest } from '@trilha/http';
-import { apiCatalog, matchRoute, type ApiRoute, type OpenApiDocument } from './api-catalog';
+import { apiCatalog, matchRoute, methodsOf, type ApiRoute, type OpenApiDocument } from './api-catalog';
 import { ServiceForwarder, type ForwarderOptions } from './service-forwarder';
 
 export const GATEWAY_SERVICE = 'api-gateway';
@@ -20,8 +20,9 @@ const CATCH_ALL = `/${API_PREFIX}/*`;
 
 /**
  * Fastify `onRequest` hook: matches every /v1 request the gateway does not serve itself
- * against the catalog, before authentication. An unknown route is a 404 whoever asks; a
- * forwarded one gets its own rate-limit counter and limit.
+ * against the catalog, before authentication. An unknown path is a 404 whoever asks, a method
+ * the path does not have a 405 with the ones it has in `Allow`; a forwarded route gets its own
+ * rate-limit counter and limit.
  */
 function routeMatchHook(routes: ApiRoute[]) {
   return (request: RoutedRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
@@ -30,7 +31,12 @@ function routeMatchHook(routes: ApiRoute[]) {
     // HEAD asks for what GET would answer, without the body (the service answers it so).
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const route = matchRoute(routes, method, path.slice(`/${API_PREFIX}`.length));
-    if (!route) return void sendProblem(reply, problem(404, `Rota não encontrada: ${request.method} ${path}.`, request.originalUrl));
+    if (!route) {
+      const allowed = methodsOf(routes, path.slice(`/${API_PREFIX}`.length));
+      if (allowed.length === 0) return void sendProblem(reply, problem(404, `Rota não encontrada: ${request.method} ${path}.`, request.originalUrl));
+      reply.header('Allow', allowed.join(', '));
+      return void sendProblem(reply, problem(405, `${path} não aceita ${request.method}; aceita ${allowed.join(', ')}.`, request.originalUrl));
+    }
     if (route.service !== GATEWAY_SERVICE) {
       request.apiRoute = route;
       request.limitedRoute = { id: route.id, limitPerMinute: route.limitPerMinute };

@@ -11,3 +11,4 @@ export * from './configure-http';
 export * from './rate-limit/rate-limit.guard';
 export * from './route-access';
 export * from './paginacao';
+export * from './schema-extras';

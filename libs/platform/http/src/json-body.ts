@@ -10,15 +10,20 @@ export const BODY_REFUSALS: Record<number, string> = {
 };
 
 /**
- * Bodies are JSON or nothing (anything else is a 415; over MAX_BODY_BYTES a 413): parsed by
- * Fastify's own parser (which refuses `__proto__` keys), with an empty body taken as none, so
- * validation names the missing fields, and malformed JSON a 400 that says so.
+ * Bodies are JSON objects or nothing (anything else is a 415; over MAX_BODY_BYTES a 413): parsed
+ * by Fastify's own parser (which refuses `__proto__` keys), with an empty body taken as none, so
+ * validation names the missing fields; malformed JSON, or JSON that is not an object (`null`, a
+ * list, a number), is a 400 that says so.
  */
 export function acceptJsonBodies(fastify: FastifyInstance): void {
   const parse = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    parse(request, body as string, (error, value) => (error ? done(new BadRequestException('O corpo da requisição não é JSON válido.'), undefined) : done(null, value)));
+    parse(request, body as string, (error, value) => {
+      if (error) return done(new BadRequestException('O corpo da requisição não é JSON válido.'), undefined);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return done(new BadRequestException('O corpo da requisição deve ser um objeto JSON.'), undefined);
+      done(null, value);
+    });
   });
 }

@@ -17,6 +17,8 @@ export interface TestStack {
   env: Record<string, Record<string, string>>;
   /** tools/test.mjs's control endpoint: POST /restart/<kafka|postgres|redis>?downMs=… */
   controlUrl: string;
+  /** Schemathesis' `st` command (tools/schemathesis.mjs). */
+  schemathesis: string;
 }
 
 /** Stops a component of the stack for `downMs`, then starts it again on the same data. */

@@ -29,7 +29,7 @@ export class AbrirAtendimentoHttpController {
       tipo: body.tipo,
       dadosCliente: { nome, telefone, email },
       idPedido: body.idPedido ?? null,
-      mensagemInicial: body.mensagem === undefined ? null : { idMensagem: novoId(), mensagem: body.mensagem },
+      mensagemInicial: body.mensagem == null ? null : { idMensagem: novoId(), mensagem: body.mensagem },
       agora: new Date().toISOString(),
     });
     if (criado.type !== 'atendimento.criado') throw new Error(`unexpected ${criado.type}`);

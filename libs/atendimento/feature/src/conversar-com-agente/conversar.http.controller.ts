@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
 import { ID_MAX } from '../novo-id';
 import { ConversarHandler } from './conversar.handler';
@@ -18,6 +18,7 @@ export class ConversarHttpController {
     summary: 'Envia uma mensagem a um agente e recebe a resposta: rastreio dos pedidos da loja, pergunta frequente ou a oferta de um atendente.',
   })
   @ApiOkResponse({ type: ConversarResponse })
+  @ApiConflictResponse({ description: 'O atendimento informado está encerrado.' })
   conversar(@IdLoja() idLoja: number, @Param('idAgente') idAgente: string, @Body() body: ConversarRequest): Promise<ConversarResponse> {
     if (idAgente.length > ID_MAX) throw new NotFoundException('Agente não encontrado.');
     return this.handler.execute(idLoja, idAgente, body);

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
 import { AtendimentoCommandsService } from '../atendimento-commands.service';
 import { AtendimentoResponse } from '../atendimento.response';
@@ -22,6 +22,7 @@ export class EncerrarAtendimentoHttpController {
     summary: 'Encerra o atendimento: emite atendimento.encerrado com o resumo informado ou, sem ele, um escrito pelo serviço; 409 se já encerrado.',
   })
   @ApiOkResponse({ type: AtendimentoResponse })
+  @ApiConflictResponse({ description: 'O atendimento já está encerrado.' })
   async encerrar(@IdLoja() idLoja: number, @Param('idAtendimento') idAtendimento: string, @Body() body: EncerrarAtendimentoRequest): Promise<AtendimentoResponse> {
     if (idAtendimento.length > ID_MAX) throw new NotFoundException('Atendimento não encontrado.');
     await this.commands.executar(idAtendimento, idLoja, { acao: 'encerrar', idLoja, resumo: body.resumo ?? null, agora: new Date().toISOString() });

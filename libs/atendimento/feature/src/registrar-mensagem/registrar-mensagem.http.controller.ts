@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiConflictResponse, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
 import { AtendimentoCommandsService } from '../atendimento-commands.service';
 import { MensagemAtendimentoResponse } from '../atendimento.response';
@@ -15,6 +15,7 @@ export class RegistrarMensagemHttpController {
   @HttpCode(201)
   @ApiOperation({ operationId: 'registrarMensagemAtendimento', summary: 'Registra uma mensagem num atendimento aberto: emite atendimento.mensagem; 409 se encerrado.' })
   @ApiCreatedResponse({ type: MensagemAtendimentoResponse })
+  @ApiConflictResponse({ description: 'O atendimento está encerrado.' })
   async registrar(@IdLoja() idLoja: number, @Param('idAtendimento') idAtendimento: string, @Body() body: RegistrarMensagemRequest): Promise<MensagemAtendimentoResponse> {
     if (idAtendimento.length > ID_MAX) throw new NotFoundException('Atendimento não encontrado.');
     const idMensagem = novoId();

@@ -1,6 +1,6 @@
 import { Controller, Get, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { DataSource } from 'typeorm';
 import { IdLoja } from '@trilha/http';
 import { WebhookResponse } from '../shared/webhook.response';
@@ -15,6 +15,7 @@ export class ConsultarWebhookHttpController {
   @Get()
   @ApiOperation({ operationId: 'consultarWebhook', summary: 'O webhook cadastrado da loja (sem o segredo).' })
   @ApiOkResponse({ type: WebhookResponse })
+  @ApiNotFoundResponse({ description: 'A loja não tem webhook cadastrado.' })
   async consultar(@IdLoja() idLoja: number): Promise<WebhookResponse> {
     const webhook = await webhookDaLoja(this.dataSource, idLoja);
     if (!webhook) throw new NotFoundException('A loja não tem webhook cadastrado.');

@@ -1,6 +1,6 @@
 import { Controller, Delete, HttpCode, NotFoundException, Query } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { DataSource } from 'typeorm';
 import { IdLoja } from '@trilha/http';
 import { ehUuid } from '../shared/uuid';
@@ -22,6 +22,7 @@ export class RemoverDaFilaHttpController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'removerEventoFila', summary: 'Remove da fila um evento já processado, para não processá-lo de novo.' })
   @ApiOkResponse({ type: RemovidoDaFilaResponse })
+  @ApiNotFoundResponse({ description: 'Nenhum evento com este código na fila da loja.' })
   async remover(@IdLoja() idLoja: number, @Query() query: RemoverDaFilaRequest): Promise<RemovidoDaFilaResponse> {
     // TypeORM answers an UPDATE with [rows, count].
     const [, removidos]: [unknown[], number] = ehUuid(query.codigo)

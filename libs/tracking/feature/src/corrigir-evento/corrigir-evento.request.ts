@@ -1,8 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ApiSchemaExtras } from '@trilha/http';
 import { DataHora, TextoOpcional } from '../validation';
 
-/** PUT /pedidoRastreio/evento/{hash}: the values to correct; absent ones stay as they are. */
+/** PUT /pedidoRastreio/evento/{hash}: the values to correct (at least one); absent ones stay as they are. */
+@ApiSchemaExtras({ minProperties: 1 })
 export class CorrigirEventoRequest {
   @IsOptional()
   @DataHora({ required: false })

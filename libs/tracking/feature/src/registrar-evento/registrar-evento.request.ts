@@ -1,12 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { ApiSchemaExtras } from '@trilha/http';
 import { IdentificacaoDoPedido } from '../salvar-pedido/salvar-pedido.request';
 import { DataHora, Texto, TextoOpcional } from '../validation';
 
 const semChave = (body: RegistrarEventoRequest) => body.codigoRastreio == null && body.chaveNFe == null && body.identificador == null;
 const UMA_CHAVE = 'informe ao menos um de codigoRastreio, chaveNFe ou identificador';
+const CHAVES = ['codigoRastreio', 'chaveNFe', 'identificador'];
 
 /** POST /pedidoRastreio/evento (CONTRACT.md section 4). */
+@ApiSchemaExtras({ anyOf: CHAVES.map((chave) => ({ required: [chave], properties: { [chave]: { type: 'string' } } })) })
 export class RegistrarEventoRequest extends IdentificacaoDoPedido {
   // At least one of the three keys; the first present is the volume's chaveEnvio.
   @ApiProperty({ type: String, maxLength: 100, required: false, example: 'BR123456789BR', description: 'Código de rastreio do volume.' })

@@ -6,6 +6,8 @@ import { DataHora, Texto, TextoOpcional } from '../validation';
 
 export const TIPOS_PEDIDO: TipoPedido[] = ['envio', 'reversa'];
 const DINHEIRO = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
+/** What the document says of an amount: cents at most. */
+const EM_CENTAVOS = { multipleOf: 0.01 };
 const MAX_DINHEIRO = 999_999_999.99;
 
 export class ClientePedido {
@@ -45,7 +47,7 @@ export class ItemPedido {
   @Max(1_000_000)
   quantidade: number;
 
-  @ApiProperty({ minimum: 0, example: 49.9, description: 'Até 2 casas decimais.' })
+  @ApiProperty({ minimum: 0, example: 49.9, description: 'Até 2 casas decimais.', ...EM_CENTAVOS })
   @IsNumber(DINHEIRO, { message: 'valorUnitario deve ser um número com até 2 casas decimais' })
   @Min(0, { message: 'valorUnitario não pode ser negativo' })
   @Max(MAX_DINHEIRO)
@@ -93,7 +95,7 @@ export class SalvarPedidoRequest extends IdentificacaoDoPedido {
   @Type(() => ItemPedido)
   itens: ItemPedido[];
 
-  @ApiProperty({ minimum: 0, example: 99.8, description: 'Até 2 casas decimais.' })
+  @ApiProperty({ minimum: 0, example: 99.8, description: 'Até 2 casas decimais.', ...EM_CENTAVOS })
   @IsNumber(DINHEIRO, { message: 'valorTotal deve ser um número com até 2 casas decimais' })
   @Min(0, { message: 'valorTotal não pode ser negativo' })
   @Max(MAX_DINHEIRO)
