@@ -22,7 +22,11 @@ const INTERVALO_MINIMO_MS = 5;
 /** Polling fallback when no NOTIFY comes (and the wait for retries that become due with time). */
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 5000;
-/** A claim outlives the longest attempt by a margin; after it, the attempt is due again. */
+/**
+ * A claim outlives the longest attempt by a margin; after it, the attempt is due again. An
+ * attempt, its DNS resolution included, ends within TIMEOUT_MS (WebhookClient), so no attempt
+ * is still running when another replica may claim the same delivery.
+ */
 export const LEASE_MS = TIMEOUT_MS + 20_000;
 
 const emVooGauge = new Gauge({ name: 'trilha_webhook_attempts_in_flight', help: 'Webhook attempts this replica is making now' });
