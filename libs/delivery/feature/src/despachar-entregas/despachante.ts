@@ -107,8 +107,10 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
         const livres = MAX_EM_VOO - this.emVoo.size;
         if (livres > 0) {
           const livresPorLoja = new Map([...this.porLoja].map(([idLoja, n]) => [idLoja, MAX_POR_LOJA - n]));
-          const { reivindicadas, cheio, proximaEmMs } = await this.entregas.reivindicar(Math.min(livres, LOTE), MAX_POR_LOJA, livresPorLoja);
+          const { reivindicadas, orfas, cheio, proximaEmMs } = await this.entregas.reivindicar(Math.min(livres, LOTE), MAX_POR_LOJA, livresPorLoja);
           for (const entrega of reivindicadas) this.tentar(entrega);
+          // If this fails, their leases end and they are claimed again.
+          if (orfas.length > 0) await this.entregas.enfileirarOrfas(orfas).catch((error: Error) => this.logger.error(`queueing ${orfas.length} deliveries without a webhook failed: ${error.message}`));
           if (cheio) continue;
           espera = Math.min(POLL_MS, proximaEmMs ?? POLL_MS);
         }
