@@ -17,6 +17,7 @@ import { RemoverWebhookHandler } from './remover-webhook/remover-webhook.handler
 import { RemoverWebhookHttpController } from './remover-webhook/remover-webhook.http.controller';
 import { DELIVERY_OPTIONS, type DeliveryOptions } from './shared/delivery.options';
 import { EnderecoGuard } from './shared/endereco.guard';
+import { nomesLocais } from './shared/nomes-locais';
 import { WebhookClient } from './shared/webhook.client';
 
 /**
@@ -46,7 +47,7 @@ class WebhookSendingModule {
       module: WebhookSendingModule,
       providers: [
         { provide: DELIVERY_OPTIONS, useValue: options },
-        { provide: EnderecoGuard, useFactory: () => new EnderecoGuard(options.redesPermitidas) },
+        { provide: EnderecoGuard, useFactory: () => new EnderecoGuard(options.redesPermitidas, options.servidoresDns, nomesLocais()) },
         { provide: WebhookClient, useFactory: (guard: EnderecoGuard) => new WebhookClient(guard, options.caExtra), inject: [EnderecoGuard] },
       ],
       exports: [DELIVERY_OPTIONS, EnderecoGuard, WebhookClient],

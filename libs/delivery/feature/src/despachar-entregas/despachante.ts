@@ -22,7 +22,11 @@ const INTERVALO_MINIMO_MS = 5;
 /** Polling fallback when no NOTIFY comes (and the wait for retries that become due with time). */
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 5000;
-/** A claim outlives the longest attempt by a margin; after it, the attempt is due again. */
+/**
+ * A claim outlives the longest attempt by a margin; after it, the attempt is due again. An
+ * attempt, its DNS resolution included, ends within TIMEOUT_MS (WebhookClient), so no attempt
+ * is still running when another replica may claim the same delivery.
+ */
 export const LEASE_MS = TIMEOUT_MS + 20_000;
 
 const emVooGauge = new Gauge({ name: 'trilha_webhook_attempts_in_flight', help: 'Webhook attempts this replica is making now' });
@@ -103,8 +107,10 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
         const livres = MAX_EM_VOO - this.emVoo.size;
         if (livres > 0) {
           const livresPorLoja = new Map([...this.porLoja].map(([idLoja, n]) => [idLoja, MAX_POR_LOJA - n]));
-          const { reivindicadas, cheio, proximaEmMs } = await this.entregas.reivindicar(Math.min(livres, LOTE), MAX_POR_LOJA, livresPorLoja);
+          const { reivindicadas, orfas, cheio, proximaEmMs } = await this.entregas.reivindicar(Math.min(livres, LOTE), MAX_POR_LOJA, livresPorLoja);
           for (const entrega of reivindicadas) this.tentar(entrega);
+          // If this fails, their leases end and they are claimed again.
+          if (orfas.length > 0) await this.entregas.enfileirarOrfas(orfas).catch((error: Error) => this.logger.error(`queueing ${orfas.length} deliveries without a webhook failed: ${error.message}`));
           if (cheio) continue;
           espera = Math.min(POLL_MS, proximaEmMs ?? POLL_MS);
         }

@@ -5,6 +5,7 @@ import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-
 import { testStack } from '@trilha/testing';
 import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
 import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
+import { RemoverWebhookHandler } from '../remover-webhook/remover-webhook.handler';
 import type { ResultadoEnvio } from '../shared/webhook.client';
 import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
 
@@ -146,5 +147,51 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     expect(await dataSource.query(`SELECT 1 FROM entregas WHERE id_evento = $1 UNION ALL SELECT 1 FROM fila WHERE id_evento = $1`, [evento.id])).toEqual([]);
     const semWebhook = await registrar((lojas += 1));
     expect(await dataSource.query(`SELECT entrega_falhou FROM fila WHERE id_evento = $1`, [semWebhook.id])).toEqual([{ entrega_falhou: false }]);
+  });
+
+  describe('a webhook removed while an attempt is in flight', () => {
+    const naFila = (idEvento: string) => dataSource.query(`SELECT entrega_falhou FROM fila WHERE id_evento = $1`, [idEvento]);
+    const entrega = (idEvento: string) => dataSource.query(`SELECT status, proxima_em, lease FROM entregas WHERE id_evento = $1`, [idEvento]);
+    const remover = (idLoja: number) => new RemoverWebhookHandler(dataSource).execute(idLoja);
+
+    it('lets the attempt’s outcome decide: a 200 delivers it, a failure queues it; the others go to the queue at once', async () => {
+      const [entregue, falhada] = [await lojaComWebhook(), await lojaComWebhook()];
+      const [primeiro, segundo, outro] = [await registrar(entregue), await registrar(entregue), await registrar(falhada)];
+      const emVoo = (await todas()).filter((e) => [entregue, falhada].includes(e.idLoja));
+      expect(emVoo.map((e) => e.idEvento).sort()).toEqual([primeiro.id, outro.id].sort());
+      await remover(entregue);
+      await remover(falhada);
+      // The store's later event was waiting its turn: it is queued, the ones in flight are not.
+      expect(await naFila(segundo.id)).toEqual([{ entrega_falhou: false }]);
+      expect(await naFila(primeiro.id)).toEqual([]);
+      expect(await naFila(outro.id)).toEqual([]);
+
+      await entregas.concluir(emVoo.map((e) => ({ entrega: e, resultado: e.idLoja === entregue ? sucesso() : falha() })));
+      expect(await entrega(primeiro.id)).toEqual([{ status: 'entregue', proxima_em: null, lease: null }]);
+      expect(await naFila(primeiro.id)).toEqual([]);
+      // No retry: without a webhook the failed attempt was the last, and the event is queued.
+      expect(await entrega(outro.id)).toEqual([{ status: 'falhou', proxima_em: null, lease: null }]);
+      expect(await naFila(outro.id)).toEqual([{ entrega_falhou: true }]);
+    });
+
+    it('queues a delivery whose attempt never reported (its replica died) when it is claimed again', async () => {
+      const curtas = new EntregasDevidas(dataSource, AGENDA, 200);
+      const idLoja = await lojaComWebhook();
+      const evento = await registrar(idLoja);
+      const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
+      await remover(idLoja);
+      expect(await naFila(evento.id)).toEqual([]);
+      await sleep(250);
+      const { reivindicadas, orfas } = await entregas.reivindicar(100, 100, new Map());
+      expect(daLoja(reivindicadas, idLoja)).toEqual([]);
+      const daLojaOrfas = orfas.filter((orfa) => orfa.idLoja === idLoja);
+      expect(daLojaOrfas.map((orfa) => orfa.idEntrega)).toEqual([antiga.idEntrega]);
+      await entregas.enfileirarOrfas(daLojaOrfas);
+      expect(await naFila(evento.id)).toEqual([{ entrega_falhou: false }]);
+      expect(await entrega(evento.id)).toEqual([]);
+      // The dead claim's late outcome changes nothing.
+      await entregas.concluir([{ entrega: antiga, resultado: sucesso() }]);
+      expect(await entrega(evento.id)).toEqual([]);
+    });
   });
 });

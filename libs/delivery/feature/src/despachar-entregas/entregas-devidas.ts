@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { corpoNotificacao, decidirAposTentativa, type EstadoEntrega, type FlagsEvento } from '@trilha/delivery-domain';
 import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared/banco';
+import { COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada } from '../shared/fila';
 import type { ResultadoEnvio } from '../shared/webhook.client';
 import type { Webhook } from '../shared/webhooks';
 
@@ -17,8 +18,16 @@ export interface Reivindicada {
   webhook: Webhook;
 }
 
+/** A claimed delivery whose store has no webhook any more. */
+export interface Orfa {
+  idEntrega: string;
+  idLoja: number;
+  lease: string;
+}
+
 export interface Reivindicacao {
   reivindicadas: Reivindicada[];
+  orfas: Orfa[];
   cheio: boolean;
   proximaEmMs?: number;
 }
@@ -106,10 +115,11 @@ export class EntregasDevidas {
       [lotadas, limite, parciais, parciais.map((id) => livres.get(id)), porLoja, this.leaseMs / 1000],
     );
     const [{ candidatas, proxima_em_ms }] = rows;
-    const reivindicadas = rows.flatMap((row): Reivindicada[] => {
-      if (row.id_entrega === null) return [];
-      // Removing a webhook removes its pending deliveries under the store's lock; a claimed
-      // row without one cannot be sent and is left to that removal.
+    const claimed = rows.filter((row) => row.id_entrega !== null);
+    // Removing a webhook leaves a delivery in flight to its attempt; if that attempt never
+    // reported (its replica died), the delivery comes due again without a webhook to go to.
+    const orfas = claimed.filter((row) => row.url === null).map((row): Orfa => ({ idEntrega: row.id_entrega, idLoja: row.id_loja, lease: row.lease }));
+    const reivindicadas = claimed.flatMap((row): Reivindicada[] => {
       if (row.url === null) return [];
       return [{
         idEntrega: row.id_entrega,
@@ -122,7 +132,25 @@ export class EntregasDevidas {
         webhook: { idLoja: row.id_loja, idWebhook: row.id_webhook, url: row.url, eventos: row.eventos, segredo: row.segredo, criadoEm: row.criado_em },
       }];
     });
-    return { reivindicadas, cheio: candidatas === limite, proximaEmMs: proxima_em_ms === null ? undefined : Number(proxima_em_ms) };
+    return { reivindicadas, orfas, cheio: candidatas === limite, proximaEmMs: proxima_em_ms === null ? undefined : Number(proxima_em_ms) };
+  }
+
+  /**
+   * Sends claimed deliveries whose store has no webhook to the queue, as the webhook's removal
+   * would have; one whose store registered a webhook again meanwhile keeps its lease and is
+   * attempted when the lease ends.
+   */
+  async enfileirarOrfas(orfas: Orfa[]): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await travarLojas(manager, orfas.map((orfa) => orfa.idLoja));
+      const [retiradas]: [EntregaRetirada[], number] = await manager.query(
+        `DELETE FROM entregas e USING unnest($1::uuid[], $2::uuid[]) AS o(id_entrega, lease)
+         WHERE e.id_entrega = o.id_entrega AND e.lease = o.lease AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = e.id_loja)
+         RETURNING ${COLUNAS_RETIRADA}`,
+        [orfas.map((orfa) => orfa.idEntrega), orfas.map((orfa) => orfa.lease)],
+      );
+      await enfileirarRetiradas(manager, retiradas);
+    });
   }
 
   /**
@@ -150,10 +178,20 @@ export class EntregasDevidas {
       const [{ liberadas }] = await consultaPreparada<{ liberadas: number }>(
         manager,
         'concluir',
-        `WITH d AS (
+        `WITH decididas AS (
            SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::smallint[], $5::timestamptz[], $6::boolean[], $7::boolean[],
-                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[])
-             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro)
+                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[])
+             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja)
+         ), d AS (
+           -- The store removed its webhook during the attempt (RemoverWebhookHandler leaves a
+           -- delivery in flight to its attempt): a failed attempt is its last, and the event goes
+           -- to the queue; a 200 delivered it. Never both.
+           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro,
+                  CASE WHEN removido THEN 'falhou' ELSE d.status END AS status,
+                  CASE WHEN removido THEN NULL ELSE d.proxima_em END AS proxima_em,
+                  d.para_fila OR removido AS para_fila
+           FROM decididas d
+           CROSS JOIN LATERAL (SELECT d.status = 'pendente' AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = d.id_loja) AS removido) r
          ), atualizadas AS (
            UPDATE entregas e
            SET status = d.status, tentativas = d.tentativas, numero_tentativas = e.numero_tentativas + 1,
@@ -194,6 +232,7 @@ export class EntregasDevidas {
           lote.map(({ resultado }) => resultado.duracaoMs),
           lote.map(({ resultado }) => resultado.erro),
           CANAL_ENTREGAS,
+          lote.map(({ entrega }) => entrega.idLoja),
         ],
       );
       return liberadas > 0 || retentativas;

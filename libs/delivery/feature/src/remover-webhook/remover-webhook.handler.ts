@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { travarLojas } from '../shared/banco';
-import { enfileirar } from '../shared/fila';
+import { COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada } from '../shared/fila';
 
 /**
  * DELETE /webhook: without a webhook every event goes to the queue (CONTRACT.md section 7), so
  * the deliveries still pending move there too, in the same transaction: nothing is lost.
- * Resends asked of finished deliveries are dropped.
+ * A delivery whose attempt is in flight (it holds a lease) is left to that attempt, whose
+ * outcome decides: a 200 delivers it, a failure sends it to the queue (EntregasDevidas.concluir),
+ * so its event is never both delivered and queued. Resends asked of finished deliveries are dropped.
  */
 @Injectable()
 export class RemoverWebhookHandler {
@@ -18,16 +20,11 @@ export class RemoverWebhookHandler {
       await travarLojas(manager, [idLoja]);
       await manager.query(`DELETE FROM webhooks WHERE id_loja = $1`, [idLoja]);
       // TypeORM answers a DELETE … RETURNING with [rows, count].
-      const [pendentes]: [{ id_evento: string; evento: string; data: object; tentativas: number; posicao: string }[], number] = await manager.query(
-        `DELETE FROM entregas WHERE id_loja = $1 AND status = 'pendente' RETURNING id_evento, evento, data, tentativas, posicao`,
+      const [retiradas]: [EntregaRetirada[], number] = await manager.query(
+        `DELETE FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND lease IS NULL RETURNING ${COLUNAS_RETIRADA}`,
         [idLoja],
       );
-      // In the order the events occurred; `entregaFalhou` when an attempt had already failed.
-      pendentes.sort((a, b) => Number(a.posicao) - Number(b.posicao));
-      await enfileirar(
-        manager,
-        pendentes.map((entrega) => ({ idLoja, idEvento: entrega.id_evento, evento: entrega.evento, data: entrega.data, entregaFalhou: entrega.tentativas > 0 })),
-      );
+      await enfileirarRetiradas(manager, retiradas);
       await manager.query(`UPDATE entregas SET proxima_em = NULL, lease = NULL, manual = false WHERE id_loja = $1 AND manual`, [idLoja]);
     });
   }

@@ -1,3 +1,4 @@
+import { Resolver } from 'node:dns/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { AGENDA_PADRAO, lerAgenda, lerRedes, type Rede } from '@trilha/delivery-domain';
@@ -25,12 +26,23 @@ export const deliverySettings = {
     .optional()
     .refine((file) => file === undefined || existsSync(file), 'file not found')
     .transform((file) => (file === undefined ? undefined : readFileSync(file, 'utf8'))),
+  /** DNS servers webhook hosts are resolved with, `ip` or `ip:port`, comma-separated; empty: the system's (`/etc/resolv.conf`). */
+  WEBHOOK_DNS_SERVERS: z.string().default('').transform(parsed(lerServidoresDns)),
   /** Intervals before each further attempt, at most 5, e.g. `10s,1m,5m,30m,2h` (the default). */
   WEBHOOK_RETRY_SCHEDULE: z.string().default(AGENDA_PADRAO).transform(parsed(lerAgenda)),
 };
 
+/** `1.1.1.1, [2606:4700::1111]:53` → the list; c-ares' own parser (`setServers`) refuses what it cannot use. */
+function lerServidoresDns(texto: string): string[] {
+  const servidores = texto.split(',').map((parte) => parte.trim()).filter(Boolean);
+  new Resolver().setServers(servidores);
+  return servidores;
+}
+
 export interface DeliveryOptions {
   redesPermitidas: Rede[];
+  /** DNS servers for webhook hosts; empty: the system's. */
+  servidoresDns: string[];
   /** Extra CA certificates (PEM) for webhook TLS. */
   caExtra?: string;
   agendaMs: number[];
@@ -43,5 +55,5 @@ export const DELIVERY_OPTIONS = Symbol('DELIVERY_OPTIONS');
 type DeliverySettings = { [K in keyof typeof deliverySettings]: z.infer<(typeof deliverySettings)[K]> };
 
 export function deliveryOptions(config: DeliverySettings, databaseUrl: string): DeliveryOptions {
-  return { redesPermitidas: config.WEBHOOK_ALLOWED_CIDRS, caExtra: config.WEBHOOK_CA_FILE, agendaMs: config.WEBHOOK_RETRY_SCHEDULE, databaseUrl };
+  return { redesPermitidas: config.WEBHOOK_ALLOWED_CIDRS, servidoresDns: config.WEBHOOK_DNS_SERVERS, caExtra: config.WEBHOOK_CA_FILE, agendaMs: config.WEBHOOK_RETRY_SCHEDULE, databaseUrl };
 }

@@ -18,3 +18,28 @@ export async function enfileirar(manager: EntityManager, itens: ItemParaFila[]):
     [itens.map((i) => i.idLoja), itens.map((i) => i.idEvento), itens.map((i) => i.evento), itens.map((i) => JSON.stringify(i.data)), itens.map((i) => i.entregaFalhou)],
   );
 }
+
+/** A pending delivery taken out of `entregas` (`DELETE … RETURNING` these columns). */
+export interface EntregaRetirada {
+  id_loja: number;
+  id_evento: string;
+  evento: string;
+  data: object;
+  tentativas: number;
+  posicao: string;
+}
+
+/** Columns to return when deleting pending deliveries that go to the queue. */
+export const COLUNAS_RETIRADA = 'id_loja, id_evento, evento, data, tentativas, posicao';
+
+/**
+ * Puts pending deliveries that will not be attempted (their store has no webhook any more) in
+ * the queue, in the order their events occurred; `entregaFalhou` when an attempt had already failed.
+ */
+export async function enfileirarRetiradas(manager: EntityManager, retiradas: EntregaRetirada[]): Promise<void> {
+  const emOrdem = [...retiradas].sort((a, b) => Number(a.posicao) - Number(b.posicao));
+  await enfileirar(
+    manager,
+    emOrdem.map((entrega) => ({ idLoja: entrega.id_loja, idEvento: entrega.id_evento, evento: entrega.evento, data: entrega.data, entregaFalhou: entrega.tentativas > 0 })),
+  );
+}

@@ -7,7 +7,7 @@ import { assinar, lerRetryAfter } from '@trilha/delivery-domain';
 import { withSpanFrom } from '@trilha/observability';
 import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
 
-/** Spec 6.1: the receiver has 10 s to answer. */
+/** Spec 6.1: the receiver has 10 s to answer. The whole attempt, its DNS resolution included, gets these. */
 export const TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer: its status decides, its body is discarded. */
 const MAX_CORPO_RESPOSTA = 64 * 1024;
@@ -41,9 +41,16 @@ const duracao = new Histogram({
  * status, a timeout, a refused or reset connection, garbage instead of HTTP, an untrusted
  * certificate, a forbidden address) is a failed attempt described in `erro`.
  *
- * One connection pool for every store (undici Agent, one pool per origin, kept alive): the
+ * The attempt's 10 s start before the host is resolved: the SSRF guard's resolution (its own
+ * limit is 5 s) and the request share one AbortSignal, so nothing of an attempt outlives them
+ * and the dispatcher's lease (LEASE_MS) is always longer than the attempt.
+ *
+ * The request goes to the address the guard returned (the pool's origin is that IP; the URL's
+ * host travels as the Host header and as the TLS server name, so the certificate is checked
+ * against the name): no second lookup, and no connection to an address not checked.
+ * One connection pool for every store (undici Agent, one pool per address, kept alive): the
  * dispatcher's caps bound how many requests run, not the pool. TLS trusts the default roots
- * plus WEBHOOK_CA_FILE, and connects through the SSRF guard's lookup.
+ * plus WEBHOOK_CA_FILE.
  */
 export class WebhookClient implements OnApplicationShutdown {
   private readonly logger = new Logger(WebhookClient.name);
@@ -57,7 +64,7 @@ export class WebhookClient implements OnApplicationShutdown {
       // One TLS context for every connection (building one per connection re-parses every root CA).
       // The attempt's 10 s are AbortSignal.timeout's (below): undici's own timers tick every
       // half second and can fire that much early, so they only back it up.
-      connect: { secureContext: createSecureContext({ ca: caExtra ? [...rootCertificates, caExtra] : undefined }), lookup: guard.lookup, timeout: TIMEOUT_MS + 1_000 },
+      connect: { secureContext: createSecureContext({ ca: caExtra ? [...rootCertificates, caExtra] : undefined }), timeout: TIMEOUT_MS + 1_000 },
       headersTimeout: TIMEOUT_MS + 1_000,
       bodyTimeout: TIMEOUT_MS + 1_000,
       keepAliveTimeout: 10_000,
@@ -73,9 +80,10 @@ export class WebhookClient implements OnApplicationShutdown {
       duracao.observe(duracaoMs / 1000);
       return { ...resultado, dataHora, duracaoMs };
     };
+    const prazo = AbortSignal.timeout(TIMEOUT_MS);
     try {
       const url = new URL(destino.url);
-      await this.guard.resolver(url.hostname);
+      const [endereco] = await this.guard.resolver(url.hostname, prazo);
       const timestamp = Math.floor(dataHora.getTime() / 1000);
       const headers: Record<string, string> = {
         'content-type': 'application/json',
@@ -86,13 +94,15 @@ export class WebhookClient implements OnApplicationShutdown {
       };
       return await withSpanFrom('webhook POST', traceparent, 'producer', { 'url.full': `${url.origin}${url.pathname}`, 'messaging.message.id': idWebhook }, async () => {
         propagation.inject(context.active(), headers);
+        const ip = endereco.family === 6 ? `[${endereco.address}]` : endereco.address;
         const response = await this.agent.request({
-          origin: url.origin,
+          origin: `${url.protocol}//${ip}${url.port ? `:${url.port}` : ''}`,
           path: `${url.pathname}${url.search}`,
           method: 'POST',
-          headers,
+          // undici takes the TLS server name from the Host header.
+          headers: { host: url.host, ...headers },
           body: corpo,
-          signal: AbortSignal.timeout(TIMEOUT_MS),
+          signal: prazo,
         });
         // The status decides; the body is read (to keep the connection) only up to a limit.
         response.body.dump({ limit: MAX_CORPO_RESPOSTA }).catch(() => undefined);
@@ -125,7 +135,7 @@ export function descreverFalha(error: unknown): string {
   if (error instanceof EnderecoRecusado) return error.message;
   const falha = error as { name?: string; code?: string; message?: string; cause?: { code?: string } };
   const code = falha.code ?? falha.cause?.code ?? '';
-  // The only abort is the 10 s timeout's.
+  // The only abort is the attempt's 10 s budget.
   if (falha.name === 'TimeoutError' || falha.name === 'AbortError' || code === 'UND_ERR_ABORTED' || /TIMEOUT/.test(code)) return `sem resposta em ${TIMEOUT_MS / 1000} s`;
   if (code === 'ECONNREFUSED') return 'conexão recusada';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host não encontrado';
