@@ -46,7 +46,8 @@ export class EnderecoGuard {
     const enderecos = isIP(nome) ? [{ address: nome, family: isIP(nome) }] : (this.nomesLocais.get(nome) ?? (await this.consultarDns(nome, prazo)));
     const permitidos = enderecos.filter((endereco) => enderecoPermitido(endereco.address, this.redesPermitidas));
     if (permitidos.length === 0) {
-      throw new EnderecoRecusado(`endereço não permitido: ${nome} resolve para ${enderecos.map((e) => e.address).join(', ')} (loopback, rede privada, link-local ou metadados)`);
+      // Which addresses, never: a store must not learn what an internal name resolves to.
+      throw new EnderecoRecusado(`endereço não permitido: ${nome} não aponta para um endereço público (loopback, rede privada, link-local ou metadados são recusados)`);
     }
     return permitidos;
   }
