@@ -6,9 +6,8 @@ const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const kafka = eventPublisher(stack);
 
-/** The store's built-in agent, once the service has handled the store's creation. */
-async function assistenteDe(loja: { idLoja: number; token: string }) {
-  await handledBy(stack.dataDir, 'atendimento-service', { type: 'loja.criada', idLoja: loja.idLoja });
+/** The store's built-in agent, there from the moment the store exists. */
+async function assistenteDe(loja: { token: string }) {
   const response = await api('GET', '/agentes', { token: loja.token });
   return response.body.agentes.find((agente: { nome: string }) => agente.nome === 'Assistente de rastreio');
 }
@@ -53,11 +52,20 @@ afterAll(async () => {
 });
 
 describe('virtual agents (CONTRACT.md section 6)', () => {
-  it('gives every new store the built-in "Assistente de rastreio"', async () => {
+  it('gives every new store the built-in "Assistente de rastreio", readable as soon as the store is created, once', async () => {
     const loja = await createStore();
     const assistente = await assistenteDe(loja);
     expect(assistente).toEqual({ idAgente: expect.any(String), nome: 'Assistente de rastreio', descricao: expect.any(String), habilidades: ['rastreio', 'faq'], ativo: true });
-    expect((await api('GET', '/agentes', { token: loja.token })).body.agentes).toHaveLength(1);
+    // The store's creation, arriving over Kafka later, creates nothing more.
+    await handledBy(stack.dataDir, 'atendimento-service', { type: 'loja.criada', idLoja: loja.idLoja });
+    expect((await api('GET', '/agentes', { token: loja.token })).body.agentes).toEqual([assistente]);
+  });
+
+  it('answers through the built-in agent right after the store is created', async () => {
+    const loja = await createStore();
+    const resposta = await conversar(loja, `rastreio-${loja.idLoja}`, { mensagem: 'Como acompanho meu pedido?' });
+    expect(resposta.status).toBe(200);
+    expect(resposta.body).toMatchObject({ intencao: 'faq' });
   });
 
   it('creates a custom FAQ agent that answers paraphrases, ignoring accents and case, and offers a human otherwise', async () => {

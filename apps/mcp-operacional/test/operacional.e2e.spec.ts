@@ -66,10 +66,7 @@ describe('trilha-operacional over stdio, against the running stack', () => {
   });
 
   it('lists the store’s agents and talks to the built-in one', async () => {
-    const listed = await eventually('the built-in agent', async () => {
-      const result = await call(client, 'listar_agentes');
-      return (result.structuredContent?.agentes as unknown[] | undefined)?.length ? result : undefined;
-    });
+    const listed = await call(client, 'listar_agentes');
     const agente = (listed.structuredContent!.agentes as { idAgente: string; nome: string }[]).find((candidate) => candidate.nome === 'Assistente de rastreio')!;
     const reply = await call(client, 'conversar_agente', { idAgente: agente.idAgente, mensagem: 'Onde está o meu pedido MCP-1001?' });
     expect(reply.isError).toBeFalsy();

@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { EventStore, handleCommand } from '@trilha/event-store';
-import { agenteDecider, agenteStreamId, FaqIndex, type Agente, type EntradaFaq, type Habilidade } from '@trilha/atendimento-domain';
+import { agenteDecider, agenteStreamId, assistenteDeRastreio, FaqIndex, idAssistenteDeRastreio, type Agente, type EntradaFaq, type Habilidade } from '@trilha/atendimento-domain';
 import type { AgenteResponse } from './agente.response';
 
 interface AgenteRow {
@@ -50,20 +50,37 @@ export class AgentesService {
   }
 
   async listar(idLoja: number): Promise<AgenteResponse[]> {
-    const rows = await this.dataSource.query<AgenteRow[]>(
-      `SELECT id_agente, nome, descricao, habilidades, ativo, versao FROM agentes WHERE id_loja = $1 ORDER BY criado_em, id_agente`,
-      [idLoja],
-    );
+    const query = () =>
+      this.dataSource.query<AgenteRow[]>(
+        `SELECT id_agente, nome, descricao, habilidades, ativo, versao FROM agentes WHERE id_loja = $1 ORDER BY criado_em, id_agente`,
+        [idLoja],
+      );
+    let rows = await query();
+    if (!rows.some((row) => row.id_agente === idAssistenteDeRastreio(idLoja))) rows = await this.comAssistente(idLoja, query);
     return rows.map(response);
   }
 
   async paraConversa(idLoja: number, idAgente: string): Promise<AgenteParaConversa> {
-    const [row] = await this.dataSource.query<AgenteRow[]>(
-      `SELECT id_agente, nome, descricao, habilidades, ativo, versao FROM agentes WHERE id_agente = $1 AND id_loja = $2`,
-      [idAgente, idLoja],
-    );
+    const query = () =>
+      this.dataSource.query<AgenteRow[]>(
+        `SELECT id_agente, nome, descricao, habilidades, ativo, versao FROM agentes WHERE id_agente = $1 AND id_loja = $2`,
+        [idAgente, idLoja],
+      );
+    let [row] = await query();
+    if (!row && idAgente === idAssistenteDeRastreio(idLoja)) [row] = await this.comAssistente(idLoja, query);
     if (!row || !row.ativo) throw new NotFoundException('Agente não encontrado.');
     return { idAgente, habilidades: row.habilidades, faq: await this.faqIndex(idAgente, row.versao) };
+  }
+
+  /**
+   * Every store has its built-in agent from the moment it exists: the store's `loja.criada`
+   * creates it, and so does the store's first request that finds it missing (the gateway
+   * forwards only requests of stores that exist), whichever comes first; the second changes
+   * nothing. Reads again with `query`.
+   */
+  private async comAssistente<T>(idLoja: number, query: () => Promise<T>): Promise<T> {
+    await this.criar(assistenteDeRastreio(idLoja, new Date().toISOString()));
+    return query();
   }
 
   private async faqIndex(idAgente: string, versao: number): Promise<FaqIndex> {
