@@ -8,3 +8,4 @@ export * from './lojas.events.v1';
 export * from './tracking.events.v1';
 export * from './atendimento.events.v1';
 export * from './notifications';
+export * from './contracts';

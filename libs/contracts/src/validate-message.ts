@@ -4,8 +4,28 @@ import { EventEnvelope, EventEnvelopeMessage } from './envelope';
 
 export type PayloadClass = new () => object;
 
-/** The payload classes of one topic, by event type. */
-export type TopicContract = Record<string, PayloadClass>;
+/**
+ * One event type of a topic: the class its payload is validated against, and every
+ * `schemaVersion` of it a consumer accepts, oldest first. Within a topic version a payload only
+ * gains optional fields, so the current class reads every listed version. The last one is what
+ * producers write; a new version is listed here (and deployed to every consumer) before any
+ * producer writes it. A field added as optional needs no new version: readers ignore what
+ * they do not know.
+ */
+export interface EventContract {
+  data: PayloadClass;
+  schemaVersions: readonly number[];
+}
+
+/** The event types of one topic. */
+export type TopicContract = Record<string, EventContract>;
+
+/** The `schemaVersion` producers write for an event type: the newest its contract lists. */
+export function schemaVersionWritten(contract: TopicContract, type: string): number {
+  const versions = contract[type]?.schemaVersions;
+  if (!versions) throw new Error(`no contract for event type ${type}`);
+  return versions[versions.length - 1];
+}
 
 export class InvalidMessageError extends Error {
   constructor(readonly problems: string[]) {
@@ -21,20 +41,29 @@ function describe(errors: ValidationError[], prefix = ''): string[] {
   });
 }
 
-const strict = { whitelist: true, forbidNonWhitelisted: true } as const;
+/**
+ * A tolerant reader (ENGINEERING.md, "Events"): what the classes declare is validated, and
+ * every other field is stripped, so a producer that adds a field is read by consumers that do
+ * not know it yet. The HTTP edge stays strict (`forbidNonWhitelisted` in `libs/platform/http`).
+ */
+const tolerant = { whitelist: true, forbidNonWhitelisted: false } as const;
 
 /**
- * Validates a consumed message against the envelope and its type's payload class.
- * Unknown types and unknown fields are rejected: a producer ahead of us must bump the version.
+ * Validates a consumed message against the envelope and its type's contract, and returns it
+ * without the fields the contract does not declare. Unknown types, `schemaVersion`s the
+ * contract does not list and invalid values of declared fields are rejected.
  */
 export function parseEventMessage<T extends EventEnvelope>(value: unknown, contract: TopicContract): T {
   const envelope = plainToInstance(EventEnvelopeMessage, value);
-  const problems = describe(validateSync(envelope, strict));
+  const problems = describe(validateSync(envelope, tolerant));
   if (problems.length > 0) throw new InvalidMessageError(problems);
-  const payloadClass = contract[envelope.type];
-  if (!payloadClass) throw new InvalidMessageError([`type: unknown event type ${envelope.type}`]);
-  const data = plainToInstance(payloadClass, envelope.data);
-  const dataProblems = describe(validateSync(data, strict), 'data.');
+  const eventContract = contract[envelope.type];
+  if (!eventContract) throw new InvalidMessageError([`type: unknown event type ${envelope.type}`]);
+  if (!eventContract.schemaVersions.includes(envelope.schemaVersion)) {
+    throw new InvalidMessageError([`schemaVersion: ${envelope.type} is read in versions ${eventContract.schemaVersions.join(', ')}, not ${envelope.schemaVersion}`]);
+  }
+  const data = plainToInstance(eventContract.data, envelope.data);
+  const dataProblems = describe(validateSync(data, tolerant), 'data.');
   if (dataProblems.length > 0) throw new InvalidMessageError(dataProblems);
   return { ...envelope, data } as unknown as T;
 }

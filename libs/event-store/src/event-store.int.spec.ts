@@ -59,7 +59,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
     await migrate(database);
     dataSource = await new DataSource(dataSourceOptions(database)).initialize();
     await dataSource.query(`CREATE TABLE totals (stream_id text PRIMARY KEY, total integer NOT NULL)`);
-    store = new EventStore(dataSource, (event) => ({ topic, data: event.data }), [new TotalsProjection()]);
+    store = new EventStore(dataSource, (event) => ({ topic, schemaVersion: 1, data: event.data }), [new TotalsProjection()]);
     const admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
@@ -201,7 +201,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
 
     it('relays the commits of two replicas, each waking only its own relay, in order', async () => {
       const replica = await new DataSource(dataSourceOptions(database)).initialize();
-      const replicaStore = new EventStore(replica, (event) => ({ topic, data: event.data }), []);
+      const replicaStore = new EventStore(replica, (event) => ({ topic, schemaVersion: 1, data: event.data }), []);
       const replicaRelay = new OutboxRelay(kafka, database);
       replicaStore.onOutboxCommit(() => replicaRelay.wake());
       await replicaRelay.start();
@@ -225,7 +225,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
     it('handles a redelivered message once and skips an invalid one without blocking', async () => {
       await dataSource.query(`CREATE TABLE IF NOT EXISTS seen (event_id uuid, amount integer)`);
       const inbox = new MessageConsumer(dataSource);
-      const contract = { added: AddedData };
+      const contract = { added: { data: AddedData, schemaVersions: [1] } };
       const envelope = {
         id: randomUUID(), type: 'added', schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja: 3,
         correlationId: 'c', causationId: null, traceparent: null, data: { amount: 4 },
@@ -254,7 +254,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
       const sent = jest.spyOn(dataSource, 'query');
       try {
         // One message per partition, as kafkajs hands them over when it consumes twelve at once.
-        await Promise.all(Array.from({ length: 12 }, (_, partition) => inbox.consume('it-tally', contextFor(partition, partition + 1), { added: AddedData }, tally, { idempotent: true })));
+        await Promise.all(Array.from({ length: 12 }, (_, partition) => inbox.consume('it-tally', contextFor(partition, partition + 1), { added: { data: AddedData, schemaVersions: [1] } }, tally, { idempotent: true })));
         expect(sent).toHaveBeenCalledTimes(1);
         expect(await dataSource.query(`SELECT sum(amount)::int AS total, count(*)::int AS rows FROM tally`)).toEqual([{ total: 78, rows: 12 }]);
 

@@ -13,10 +13,11 @@ export class ConcurrencyError extends Error {
 }
 
 /**
- * Where an event goes on Kafka, if anywhere: its topic and the payload consumers see
- * (which may leave out what only the owning service needs). `null` keeps it private.
+ * Where an event goes on Kafka, if anywhere: its topic, the payload consumers see (which may
+ * leave out what only the owning service needs) and the `schemaVersion` of that payload (its
+ * contract's newest, `schemaVersionWritten`). `null` keeps it private.
  */
-export type OutboxRouting = (event: DomainEvent) => { topic: string; data: object } | null;
+export type OutboxRouting = (event: DomainEvent) => { topic: string; schemaVersion: number; data: object } | null;
 
 export interface AppendOptions {
   idLoja: number;
@@ -43,7 +44,8 @@ function asConcurrencyError(error: unknown): unknown {
 /**
  * An event and, if it leaves the service, its outbox message, in one statement. The message is
  * the envelope as the event row has it (PostgreSQL's clock for occurredAt, in JavaScript's ISO
- * form), with the data the routing chose.
+ * form), with the data and the schema version the routing chose: the stored event is the
+ * service's own, the message the topic's contract.
  */
 const APPEND_SQL = `
   WITH stored AS (
@@ -54,7 +56,7 @@ const APPEND_SQL = `
   )
   INSERT INTO outbox (topic, message_key, envelope)
   SELECT $10::text, id_loja::text, jsonb_build_object(
-           'id', event_id, 'type', type, 'schemaVersion', schema_version,
+           'id', event_id, 'type', type, 'schemaVersion', $12::int,
            'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
            'idLoja', id_loja, 'correlationId', correlation_id, 'causationId', causation_id,
            'traceparent', traceparent, 'data', $11::jsonb)
@@ -216,7 +218,7 @@ export class EventStore {
       const route = this.routing(event);
       try {
         await writeAtCommit(manager, APPEND_SQL, [streamId, event.streamVersion, event.id, type, JSON.stringify(data), options.idLoja,
-          correlationId, causationId, traceparent, route?.topic ?? null, route ? JSON.stringify(route.data) : null]);
+          correlationId, causationId, traceparent, route?.topic ?? null, route ? JSON.stringify(route.data) : null, route?.schemaVersion ?? null]);
       } catch (error) {
         throw asConcurrencyError(error);
       }

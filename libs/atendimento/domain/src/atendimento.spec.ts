@@ -91,6 +91,14 @@ describe('atendimento', () => {
     expect(resumoAutomatico(state as Extract<AtendimentoState, { existe: true }>).length).toBeLessThanOrEqual(2000);
   });
 
+  it('never cuts an emoji of a quoted message in half', () => {
+    const comEmoji = '🙂'.repeat(800);
+    const state = given(criado, mensagem('m1', 'entrada', comEmoji), mensagem('m2', 'saida', comEmoji));
+    const resumo = resumoAutomatico(state as Extract<AtendimentoState, { existe: true }>);
+    expect(resumo).toContain(`“${'🙂'.repeat(699)}…”`);
+    expect(resumo).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+
   it('publishes exactly the fields of spec 6.1', () => {
     expect(Object.keys(dadosPublicos(criado)).sort()).toEqual(['canal', 'dadosCliente', 'dataAbertura', 'idAtendimento', 'idLoja', 'status', 'tipo']);
     expect(Object.keys(dadosPublicos(mensagem('m1', 'entrada', 'oi'))).sort()).toEqual(['canal', 'dataHora', 'direcao', 'idAtendimento', 'idLoja', 'mensagem', 'remetente']);

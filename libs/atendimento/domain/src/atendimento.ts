@@ -8,6 +8,7 @@ import type {
   DIRECOES,
   TIPOS_ATENDIMENTO,
 } from '@trilha/contracts';
+import { cortarTexto } from './cortar';
 
 /**
  * The support conversation (atendimento) aggregate: pure decide/evolve, no I/O. The state
@@ -194,15 +195,13 @@ const TIPO_ROTULO: Record<TipoAtendimento, string> = {
 const CANAL_ROTULO: Record<Canal, string> = { whatsapp: 'WhatsApp', chat: 'chat', email: 'e-mail', telefone: 'telefone', marketplace: 'marketplace' };
 
 const contagem = (n: number, singular: string, plural: string) => `${n} ${n === 1 ? singular : plural}`;
-const citar = (texto: string) => {
-  const uma = texto.replace(/\s+/g, ' ').trim();
-  return `“${uma.length > CITACAO_MAX ? `${uma.slice(0, CITACAO_MAX - 1)}…` : uma}”`;
-};
+const citar = (texto: string) => `“${cortarTexto(texto.replace(/\s+/g, ' ').trim(), CITACAO_MAX)}”`;
 
 /**
  * The summary written when a conversation is closed without one: deterministic (the same
  * conversation always gives the same text), built from its type, channel, customer, messages,
- * the customer's first message and the last reply; at most 2000 characters.
+ * the customer's first message and the last reply; at most 2000 characters, cut between
+ * characters (an emoji stays whole: half of one is not valid JSON to PostgreSQL).
  */
 export function resumoAutomatico(state: Extract<AtendimentoState, { existe: true }>): string {
   const total = state.mensagensCliente + state.mensagensLoja;
@@ -214,5 +213,5 @@ export function resumoAutomatico(state: Extract<AtendimentoState, { existe: true
   ];
   if (state.primeiraMensagemCliente) partes.push(`Primeira mensagem do cliente: ${citar(state.primeiraMensagemCliente)}.`);
   if (state.ultimaResposta) partes.push(`Última resposta: ${citar(state.ultimaResposta)}.`);
-  return partes.join(' ').slice(0, RESUMO_MAX);
+  return cortarTexto(partes.join(' '), RESUMO_MAX);
 }

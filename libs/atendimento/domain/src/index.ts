@@ -3,3 +3,4 @@ export * from './agente';
 export * from './faq-index';
 export * from './rastreio';
 export * from './resposta';
+export * from './cortar';

@@ -55,7 +55,7 @@ describe('the agent’s answer', () => {
   const nada = { pedidos: [], pedidoNaoEncontrado: false, faq: null };
 
   it('answers with the order when it has the rastreio skill', () => {
-    const resposta = responder({ habilidades: ['rastreio', 'faq'] }, { ...nada, pedidos: [pedido] });
+    const resposta = responder({ habilidades: ['rastreio', 'faq'] }, { ...nada, pedidos: [pedido] }, 4000);
     expect(resposta).toEqual({
       resposta: descreverPedido(pedido),
       intencao: 'rastreio',
@@ -65,14 +65,14 @@ describe('the agent’s answer', () => {
   });
 
   it('says an order was not found, offering a human', () => {
-    const resposta = responder({ habilidades: ['rastreio', 'faq'] }, { ...nada, pedidoNaoEncontrado: true });
+    const resposta = responder({ habilidades: ['rastreio', 'faq'] }, { ...nada, pedidoNaoEncontrado: true }, 4000);
     expect(resposta).toMatchObject({ intencao: 'rastreio', referencias: [] });
     expect(resposta.resposta).toMatch(/Não encontrei nenhum pedido.*atendente humano/);
   });
 
   it('answers from the FAQ, with the entry as reference', () => {
     const match = faq.melhor('vocês aceitam pix?');
-    expect(responder({ habilidades: ['faq'] }, { ...nada, faq: match })).toEqual({
+    expect(responder({ habilidades: ['faq'] }, { ...nada, faq: match }, 4000)).toEqual({
       resposta: 'Cartão, boleto e Pix.',
       intencao: 'faq',
       referencias: [{ tipo: 'faq', pergunta: 'Quais são as formas de pagamento?', confianca: 0.5 }],
@@ -80,7 +80,7 @@ describe('the agent’s answer', () => {
   });
 
   it('falls back to offering a human', () => {
-    expect(responder({ habilidades: ['faq'] }, { ...nada, pedidos: [pedido] })).toMatchObject({ intencao: 'desconhecida', referencias: [] });
-    expect(responder({ habilidades: ['rastreio', 'faq'] }, nada).resposta).toMatch(/atendente humano/);
+    expect(responder({ habilidades: ['faq'] }, { ...nada, pedidos: [pedido] }, 4000)).toMatchObject({ intencao: 'desconhecida', referencias: [] });
+    expect(responder({ habilidades: ['rastreio', 'faq'] }, nada, 4000).resposta).toMatch(/atendente humano/);
   });
 });

@@ -1,3 +1,4 @@
+import { cortarTexto, tamanho } from './cortar';
 import { normalizar } from './faq-index';
 
 /**
@@ -95,5 +96,31 @@ export function descreverPedido(pedido: PedidoRastreado): string {
     return `${prefixo}${situacao}${volume.encerrado ? ', entrega encerrada' : ''}`;
   });
   const corpo = linhas.length === 0 ? 'ainda sem movimentação' : linhas.join('; ');
-  return `${titulo}: ${corpo}. Acompanhe em ${pedido.linkRastreio}`;
+  return `${titulo}: ${corpo}. ${acompanhe(pedido)}`;
+}
+
+const acompanhe = (pedido: PedidoRastreado) => `Acompanhe em ${pedido.linkRastreio}`;
+
+/**
+ * The named orders' tracking, one line each, in at most `max` code points: the orders that fit
+ * whole, then the first that does not, cut at a word and ending in "… Acompanhe em <link>" so
+ * its tracking page is still one tap away (an order with many volumes can tell more than a
+ * message may hold); the orders after it are left out.
+ */
+export function descreverPedidos(pedidos: readonly PedidoRastreado[], max: number): string {
+  const linhas: string[] = [];
+  let usados = 0;
+  for (const pedido of pedidos) {
+    const separador = linhas.length > 0 ? 1 : 0;
+    const linha = descreverPedido(pedido);
+    if (usados + separador + tamanho(linha) <= max) {
+      linhas.push(linha);
+      usados += separador + tamanho(linha);
+      continue;
+    }
+    const cortada = cortarTexto(linha, max - usados - separador, `… ${acompanhe(pedido)}`);
+    if (cortada.length > 0) linhas.push(cortada);
+    break;
+  }
+  return linhas.join('\n');
 }

@@ -1,6 +1,6 @@
 import type { Agente } from './agente';
 import type { FaqMatch } from './faq-index';
-import { descreverPedido, type PedidoRastreado } from './rastreio';
+import { descreverPedidos, type PedidoRastreado } from './rastreio';
 
 export const INTENCOES = ['rastreio', 'faq', 'desconhecida'] as const;
 export type Intencao = (typeof INTENCOES)[number];
@@ -28,13 +28,15 @@ export interface AchadosDoAgente {
 
 /**
  * The agent's answer: the named orders' tracking first, then the FAQ; otherwise a fallback
- * that offers a human.
+ * that offers a human. It has at most `max` code points (what a conversation's message and its
+ * event hold): only the orders' tracking can be longer, and is cut (`descreverPedidos`); an FAQ
+ * answer is shorter by the agent's own contract.
  */
-export function responder(agente: Pick<Agente, 'habilidades'>, achado: AchadosDoAgente): RespostaDoAgente {
+export function responder(agente: Pick<Agente, 'habilidades'>, achado: AchadosDoAgente, max: number): RespostaDoAgente {
   const rastreia = agente.habilidades.includes('rastreio');
   if (rastreia && achado.pedidos.length > 0) {
     return {
-      resposta: achado.pedidos.map(descreverPedido).join('\n'),
+      resposta: descreverPedidos(achado.pedidos, max),
       intencao: 'rastreio',
       referencias: achado.pedidos.map(({ idPedido, numeroPedido, tipoPedido, linkRastreio }) => ({ tipo: 'pedido', idPedido, numeroPedido, tipoPedido, linkRastreio })),
     };

@@ -1,4 +1,4 @@
-import { TOPICS } from '@trilha/contracts';
+import { ATENDIMENTO_CONTRACT, schemaVersionWritten, TOPICS } from '@trilha/contracts';
 import type { OutboxRouting } from '@trilha/event-store';
 import { ATENDIMENTO_EVENTOS, dadosPublicos, type AtendimentoEvent } from '@trilha/atendimento-domain';
 
@@ -9,4 +9,6 @@ const PUBLICOS: readonly string[] = Object.values(ATENDIMENTO_EVENTOS);
  * by the outbox, so one conversation's events stay in order); agent events stay private.
  */
 export const atendimentoRouting: OutboxRouting = (event) =>
-  PUBLICOS.includes(event.type) ? { topic: TOPICS.atendimento, data: dadosPublicos(event as unknown as AtendimentoEvent) } : null;
+  PUBLICOS.includes(event.type)
+    ? { topic: TOPICS.atendimento, schemaVersion: schemaVersionWritten(ATENDIMENTO_CONTRACT, event.type), data: dadosPublicos(event as unknown as AtendimentoEvent) }
+    : null;

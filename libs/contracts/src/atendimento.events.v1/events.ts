@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
 import { EventEnvelope } from '../envelope';
+import type { TopicContract } from '../validate-message';
 
 /**
  * Events of `atendimento.events.v1`, published by the atendimento service. Their `data` is
@@ -16,6 +17,9 @@ export const ATENDIMENTO_EVENT_TYPES = {
 export const CANAIS = ['whatsapp', 'chat', 'email', 'telefone', 'marketplace'] as const;
 export const TIPOS_ATENDIMENTO = ['duvida', 'reclamacao', 'troca', 'devolucao', 'rastreio', 'outro'] as const;
 export const DIRECOES = ['entrada', 'saida'] as const;
+
+/** The longest message of a conversation, in characters (code points), as HTTP and this event take it. */
+export const MENSAGEM_MAX = 4000;
 
 /** Timestamps in these payloads are UTC and end in Z (CONTRACT.md section 5). */
 const UTC = /Z$/;
@@ -42,7 +46,7 @@ export class AtendimentoMensagemData {
   @IsIn(CANAIS) canal: (typeof CANAIS)[number];
   @IsIn(DIRECOES) direcao: (typeof DIRECOES)[number];
   @IsString() @MaxLength(100) remetente: string;
-  @IsString() @MaxLength(4000) mensagem: string;
+  @IsString() @MaxLength(MENSAGEM_MAX) mensagem: string;
   @IsISO8601({ strict: true }) @Matches(UTC) dataHora: string;
 }
 
@@ -56,10 +60,10 @@ export class AtendimentoEncerradoData {
 }
 
 export const ATENDIMENTO_CONTRACT = {
-  [ATENDIMENTO_EVENT_TYPES.criado]: AtendimentoCriadoData,
-  [ATENDIMENTO_EVENT_TYPES.mensagem]: AtendimentoMensagemData,
-  [ATENDIMENTO_EVENT_TYPES.encerrado]: AtendimentoEncerradoData,
-};
+  [ATENDIMENTO_EVENT_TYPES.criado]: { data: AtendimentoCriadoData, schemaVersions: [1] },
+  [ATENDIMENTO_EVENT_TYPES.mensagem]: { data: AtendimentoMensagemData, schemaVersions: [1] },
+  [ATENDIMENTO_EVENT_TYPES.encerrado]: { data: AtendimentoEncerradoData, schemaVersions: [1] },
+} satisfies TopicContract;
 
 export type AtendimentoMessage =
   | EventEnvelope<AtendimentoCriadoData, typeof ATENDIMENTO_EVENT_TYPES.criado>

@@ -1,5 +1,6 @@
 import { IsInt, IsISO8601, IsString, MaxLength, Min } from 'class-validator';
 import { EventEnvelope } from '../envelope';
+import type { TopicContract } from '../validate-message';
 
 /** Events of `lojas.events.v1`: the lifecycle of a store, published by the gateway. */
 export const LOJA_EVENT_TYPES = {
@@ -32,11 +33,11 @@ export class AplicativoRemovidoData {
 }
 
 export const LOJAS_CONTRACT = {
-  [LOJA_EVENT_TYPES.criada]: LojaCriadaData,
-  [LOJA_EVENT_TYPES.desativada]: LojaDesativadaData,
-  [LOJA_EVENT_TYPES.ativada]: LojaAtivadaData,
-  [LOJA_EVENT_TYPES.aplicativoRemovido]: AplicativoRemovidoData,
-};
+  [LOJA_EVENT_TYPES.criada]: { data: LojaCriadaData, schemaVersions: [1] },
+  [LOJA_EVENT_TYPES.desativada]: { data: LojaDesativadaData, schemaVersions: [1] },
+  [LOJA_EVENT_TYPES.ativada]: { data: LojaAtivadaData, schemaVersions: [1] },
+  [LOJA_EVENT_TYPES.aplicativoRemovido]: { data: AplicativoRemovidoData, schemaVersions: [1] },
+} satisfies TopicContract;
 
 export type LojaMessage =
   | EventEnvelope<LojaCriadaData, typeof LOJA_EVENT_TYPES.criada>

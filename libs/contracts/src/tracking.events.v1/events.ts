@@ -1,5 +1,6 @@
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { EventEnvelope } from '../envelope';
+import type { TopicContract } from '../validate-message';
 
 /**
  * Events of `tracking.events.v1`, published by the tracking service. Every event carries the
@@ -59,10 +60,10 @@ export class EventoRegistradoData extends EventoCorrigidoData {
 }
 
 export const TRACKING_CONTRACT = {
-  [TRACKING_EVENT_TYPES.pedidoSalvo]: PedidoSalvoData,
-  [TRACKING_EVENT_TYPES.eventoRegistrado]: EventoRegistradoData,
-  [TRACKING_EVENT_TYPES.eventoCorrigido]: EventoCorrigidoData,
-};
+  [TRACKING_EVENT_TYPES.pedidoSalvo]: { data: PedidoSalvoData, schemaVersions: [1] },
+  [TRACKING_EVENT_TYPES.eventoRegistrado]: { data: EventoRegistradoData, schemaVersions: [1] },
+  [TRACKING_EVENT_TYPES.eventoCorrigido]: { data: EventoCorrigidoData, schemaVersions: [1] },
+} satisfies TopicContract;
 
 export type TrackingMessage =
   | EventEnvelope<PedidoSalvoData, typeof TRACKING_EVENT_TYPES.pedidoSalvo>

@@ -51,8 +51,10 @@ export interface ConsumeOptions {
  *
  * Nothing is skipped: a message is handled, or parked (`ParkedMessages`) for an operator to see
  * and replay, before `consume` returns and Kafka may commit its offset.
- * - An invalid message (not JSON, bad envelope, unknown type, bad payload) is parked at once: it
- *   can never succeed as it is, and it must not block its partition.
+ * - An invalid message (not JSON, bad envelope, unknown type, a `schemaVersion` its contract
+ *   does not list, bad payload) is parked at once: it can never succeed as it is, and it must
+ *   not block its partition. Fields the contract does not declare are no reason: they are
+ *   stripped (`parseEventMessage`, a tolerant reader).
  * - Event types the handler does not act on never reach it: its `@EventPattern` names the
  *   ones it does (`EventPatternExtras`), and `KafkaServer` passes over the rest unread.
  * - Any other failure is retried with backoff: for ever while the database does not answer (the

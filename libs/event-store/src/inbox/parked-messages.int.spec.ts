@@ -20,7 +20,7 @@ describe('parked messages (PostgreSQL and Kafka)', () => {
   const topic = `it.parked.${schema}.v1`;
   const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 3, migrations: [] };
   const kafka = createKafka({ brokers: [stack.infra.kafkaBrokers] }, `it-${schema}`);
-  const contract = { note: NoteData };
+  const contract = { note: { data: NoteData, schemaVersions: [1] } };
   let dataSource: DataSource;
 
   beforeAll(async () => {

@@ -11,7 +11,9 @@ export interface ReceivedMessage {
 
 /**
  * Reads a topic of the stack's Kafka from the beginning in a group of its own and keeps every
- * message, so a test can look for the events its requests caused on the real topic.
+ * message that is JSON, so a test can look for the events its requests caused on the real topic.
+ * A poison message another test produces (mensagens-estacionadas.e2e) is passed over: thrown
+ * from `eachMessage`, it would stop the reader at its offset for good.
  */
 export async function topicReader(stack: TestStack, topic: string): Promise<{ received: ReceivedMessage[]; stop(): Promise<void> }> {
   const kafka = new Kafka({ brokers: [stack.infra.kafkaBrokers], clientId: `e2e-${topic}`, logLevel: logLevel.NOTHING });
@@ -21,8 +23,17 @@ export async function topicReader(stack: TestStack, topic: string): Promise<{ re
   await consumer.subscribe({ topic, fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ message }) => {
-      received.push({ key: String(message.key), envelope: JSON.parse(String(message.value)) });
+      const envelope = parsedJson(String(message.value));
+      if (envelope) received.push({ key: String(message.key), envelope });
     },
   });
   return { received, stop: () => consumer.disconnect() };
+}
+
+function parsedJson(value: string): ReceivedMessage['envelope'] | undefined {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEmail, IsIn, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
-import { CANAIS, TIPOS_ATENDIMENTO } from '@trilha/contracts';
+import { CANAIS, TIPOS_ATENDIMENTO, MENSAGEM_MAX } from '@trilha/contracts';
 
 export class DadosClienteAtendimentoRequest {
   @ApiProperty({ maxLength: 150, example: 'Maria Silva' })
@@ -38,11 +38,11 @@ export class AbrirAtendimentoRequest {
   @Type(() => DadosClienteAtendimentoRequest)
   dadosCliente: DadosClienteAtendimentoRequest;
 
-  @ApiPropertyOptional({ maxLength: 4000, description: 'Primeira mensagem do cliente: registrada como `entrada` logo após a abertura.' })
+  @ApiPropertyOptional({ maxLength: MENSAGEM_MAX, description: 'Primeira mensagem do cliente: registrada como `entrada` logo após a abertura.' })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
-  @MaxLength(4000)
+  @MaxLength(MENSAGEM_MAX)
   mensagem?: string;
 
   @ApiPropertyOptional({ maxLength: 32, description: 'Pedido de que o atendimento trata.' })

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MENSAGEM_MAX } from '@trilha/contracts';
 import { falaDePedido, identificadoresCandidatos, REMETENTE_CLIENTE, responder } from '@trilha/atendimento-domain';
 import { AgentesService } from '../agentes.service';
 import { AtendimentoCommandsService } from '../atendimento-commands.service';
@@ -27,7 +28,7 @@ export class ConversarHandler {
     const pedidos = await this.rastreio.buscar(idLoja, identificadores);
     const pedidoNaoEncontrado = pedidos.length === 0 && identificadores.length > 0 && falaDePedido(request.mensagem);
     const faq = agente.habilidades.includes('faq') && pedidos.length === 0 && !pedidoNaoEncontrado ? agente.faq.melhor(request.mensagem) : null;
-    const resposta = responder(agente, { pedidos, pedidoNaoEncontrado, faq });
+    const resposta = responder(agente, { pedidos, pedidoNaoEncontrado, faq }, MENSAGEM_MAX);
 
     if (request.idAtendimento) {
       await this.atendimentos.executar(request.idAtendimento, idLoja, {

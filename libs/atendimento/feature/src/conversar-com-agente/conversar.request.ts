@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { MENSAGEM_MAX } from '@trilha/contracts';
 import { ID_MAX } from '../novo-id';
 
 export class ConversarRequest {
-  @ApiProperty({ maxLength: 4000, example: 'Onde está meu pedido 1001?' })
+  @ApiProperty({ maxLength: MENSAGEM_MAX, example: 'Onde está meu pedido 1001?' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(4000)
+  @MaxLength(MENSAGEM_MAX)
   mensagem: string;
 
   @ApiPropertyOptional({ maxLength: ID_MAX, description: 'Conversa com o agente a continuar; sem ele, uma nova começa.' })

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { DIRECOES } from '@trilha/contracts';
+import { DIRECOES, MENSAGEM_MAX } from '@trilha/contracts';
 
 export class RegistrarMensagemRequest {
   @ApiProperty({ enum: DIRECOES, description: '`entrada`: do cliente para a loja; `saida`: da loja ou de um agente para o cliente.' })
@@ -13,9 +13,9 @@ export class RegistrarMensagemRequest {
   @MaxLength(100)
   remetente: string;
 
-  @ApiProperty({ maxLength: 4000 })
+  @ApiProperty({ maxLength: MENSAGEM_MAX })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(4000)
+  @MaxLength(MENSAGEM_MAX)
   mensagem: string;
 }

@@ -1,4 +1,4 @@
-import { TOPICS, type PedidoSalvoData } from '@trilha/contracts';
+import { schemaVersionWritten, TOPICS, TRACKING_CONTRACT, type PedidoSalvoData } from '@trilha/contracts';
 import type { OutboxRouting } from '@trilha/event-store';
 import type { Pedido } from '@trilha/tracking-domain';
 
@@ -7,8 +7,9 @@ import type { Pedido } from '@trilha/tracking-domain';
  * contract's fields only: the customer's data and the page token's bookkeeping stay here.
  */
 export const trackingRouting: OutboxRouting = (event) => {
-  if (event.type !== 'pedido.salvo') return { topic: TOPICS.tracking, data: event.data };
+  const schemaVersion = schemaVersionWritten(TRACKING_CONTRACT, event.type);
+  if (event.type !== 'pedido.salvo') return { topic: TOPICS.tracking, schemaVersion, data: event.data };
   const { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm } = event.data as Pedido;
   const data: PedidoSalvoData = { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm };
-  return { topic: TOPICS.tracking, data };
+  return { topic: TOPICS.tracking, schemaVersion, data };
 };
