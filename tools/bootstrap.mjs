@@ -34,9 +34,11 @@ if (command === 'test') {
   process.env.NX_DAEMON = 'false';
   run('project graph (nx)', npx('nx'), ['show', 'projects']);
   run('lint (eslint, module boundaries)', npx('eslint'), ['.', '--max-warnings=0']);
-  run('type-check (tsc, everything including tests)', npx('tsc'), ['-p', 'tsconfig.json']);
 }
-run('build (tsc, path aliases, OpenAPI document)', 'npm', ['run', '--silent', 'build']);
+run('build (tsc, path aliases, OpenAPI document, its typed client)', 'npm', ['run', '--silent', 'build']);
+// After the build: the tests' typed client is generated from the document it writes, so a
+// schema that drifts from what the tests send and read fails here.
+if (command === 'test') run('type-check (tsc, everything including tests)', npx('tsc'), ['-p', 'tsconfig.json']);
 
 if (command === 'start') await import('./start.mjs');
 else if (command === 'test') await import('./test.mjs');

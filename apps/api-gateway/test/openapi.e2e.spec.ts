@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createStore, testStack } from '@trilha/testing';
+import { createStore, testStack, typedApiClient } from '@trilha/testing';
 
 const stack = testStack();
 /** Examples per operation and phase: enough for the fuzzer's every check, within a couple of minutes. */
@@ -33,4 +33,22 @@ describe('the API is what its OpenAPI document says', () => {
     if (code !== 0) throw new Error(`Schemathesis failed (exit ${code}):\n${output.slice(-20_000)}`);
     expect(output).toMatch(/No issues found|passed/);
   }, 240_000);
+
+  it('is served as a client generated from the document expects: a conversation opened, messaged and read back', async () => {
+    const loja = await createStore('Loja do Cliente Gerado');
+    const api = typedApiClient(stack, loja.token);
+    const aberto = await api.POST('/atendimentos', { body: { canal: 'chat', tipo: 'rastreio', dadosCliente: { nome: 'Ana' }, mensagem: 'Cadê meu pedido?' } });
+    expect(aberto.response.status).toBe(201);
+    const idAtendimento = aberto.data!.idAtendimento;
+    const mensagem = await api.POST('/atendimentos/{idAtendimento}/mensagens', {
+      params: { path: { idAtendimento } },
+      body: { direcao: 'saida', remetente: 'atendente:ana', mensagem: 'Já vai chegar!' },
+    });
+    expect(mensagem.response.status).toBe(201);
+    const lido = await api.GET('/atendimentos/{idAtendimento}', { params: { path: { idAtendimento } } });
+    expect(lido.data).toMatchObject({ idAtendimento, status: 'aberto', totalMensagens: 2 });
+    expect(lido.data!.mensagens.map((m) => m.mensagem)).toEqual(['Cadê meu pedido?', 'Já vai chegar!']);
+    const ausente = await api.GET('/atendimentos/{idAtendimento}', { params: { path: { idAtendimento: '0'.repeat(32) } } });
+    expect(ausente.error).toMatchObject({ status: 404, title: expect.any(String), detail: expect.any(String) });
+  });
 });

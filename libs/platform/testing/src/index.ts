@@ -9,3 +9,4 @@ export * from './topic-reader';
 export * from './metrics';
 export * from './stores';
 export * from './problems';
+export * from './typed-client';
