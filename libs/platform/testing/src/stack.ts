@@ -6,7 +6,7 @@ export interface TestStack {
   baseUrl: string;
   adminApiKey: string;
   caFile: string;
-  ports: { gateway: number; ops: Record<string, number>; internal: Record<string, number> };
+  ports: { gateway: number; redis: number; ops: Record<string, number>; internal: Record<string, number> };
   infra: {
     databaseUrl: string;
     kafkaBrokers: string;

@@ -1,16 +1,27 @@
-import { Module, type DynamicModule, type OnApplicationShutdown, Inject } from '@nestjs/common';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
+import { CalendarMinuteStorage } from './calendar-minute.storage';
 import { RateLimitGuard } from './rate-limit.guard';
-import { RedisCalendarMinuteStorage } from './redis-calendar.storage';
+import { RedisMinuteCounters } from './redis-minute-counters';
+import { RedisReachability } from './redis-reachability';
 
 const REDIS = Symbol('RATE_LIMIT_REDIS');
+const REACHABILITY = Symbol('RATE_LIMIT_REDIS_REACHABILITY');
+
+/**
+ * How long a request waits for Redis to count it. Redis answers in well under a millisecond;
+ * past this it is hung or overloaded, and the request is counted locally instead.
+ */
+const REDIS_TIMEOUT_MS = 100;
 
 class RedisLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: Redis, @Inject(REACHABILITY) private readonly reachability: RedisReachability) {}
   async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
+    this.reachability.stop();
+    // QUIT times out like any command when Redis hangs; the connection is then dropped.
+    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }
 
@@ -21,23 +32,45 @@ export interface RateLimitOptions {
 }
 
 /**
- * Rate limits shared through Redis. Import after the authentication module: guards run in
+ * Rate limits shared through Redis, counted by each replica on its own while Redis does not
+ * answer (`CalendarMinuteStorage`). Import after the authentication module: guards run in
  * registration order, and the tracker needs the authenticated store.
  */
 @Module({})
 export class RateLimitModule {
   static register(options: RateLimitOptions): DynamicModule {
-    // Auto-pipelining sends the counters of requests that arrive together in one write.
-    const redis = new Redis(options.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true, enableAutoPipelining: true });
+    const redis = new Redis(options.redisUrl, {
+      // No command waits for Redis longer than this, nor for a connection at all (no offline
+      // queue): while Redis is down or hung, requests are counted locally at once.
+      commandTimeout: REDIS_TIMEOUT_MS,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      // Reconnects for ever, waiting 100 ms more after each failed attempt, up to 2 s.
+      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+      // Auto-pipelining sends the counters of requests that arrive together in one write.
+      enableAutoPipelining: true,
+    });
+    // Connection errors are reported by RedisReachability and the storage's warning.
+    redis.on('error', () => undefined);
+    // Unreachable only when two PINGs in a row fail: a lone PING that times out may have been
+    // held up by this process's own busy event loop. A closed connection fails both at once.
+    const reachability = new RedisReachability(() => redis.ping().catch(() => redis.ping()));
+    reachability.start();
+    redis.on('ready', () => reachability.check());
     return {
       module: RateLimitModule,
       imports: [
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'default', ttl: 60_000, limit: options.defaultLimitPerMinute }],
-          storage: new RedisCalendarMinuteStorage(redis),
+          storage: new CalendarMinuteStorage(new RedisMinuteCounters(redis), reachability, new Logger('RateLimit')),
         }),
       ],
-      providers: [{ provide: REDIS, useValue: redis }, RedisLifecycle, { provide: APP_GUARD, useClass: RateLimitGuard }],
+      providers: [
+        { provide: REDIS, useValue: redis },
+        { provide: REACHABILITY, useValue: reachability },
+        RedisLifecycle,
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+      ],
       exports: [REDIS],
     };
   }
