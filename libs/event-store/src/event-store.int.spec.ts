@@ -133,7 +133,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
     beforeAll(async () => {
       relay = new OutboxRelay(kafka, database);
       store.onOutboxCommit(() => relay.wake());
-      await relay.start();
+      relay.start();
       consumer = kafka.consumer({ groupId: `it-${schema}` });
       await consumer.connect();
       await consumer.subscribe({ topic, fromBeginning: true });
@@ -204,7 +204,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
       const replicaStore = new EventStore(replica, (event) => ({ topic, schemaVersion: 1, data: event.data }), []);
       const replicaRelay = new OutboxRelay(kafka, database);
       replicaStore.onOutboxCommit(() => replicaRelay.wake());
-      await replicaRelay.start();
+      replicaRelay.start();
       try {
         const stream = `counter-${randomUUID()}`;
         for (let amount = 1; amount <= 40; amount += 1) {

@@ -27,8 +27,8 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(MessageConsumer) private readonly consumer: MessageConsumer,
   ) {}
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.relay.start();
+  onApplicationBootstrap(): void {
+    this.relay.start();
   }
 
   async onApplicationShutdown(): Promise<void> {

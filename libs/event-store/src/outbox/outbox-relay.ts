@@ -46,7 +46,9 @@ type Drained = 'drained' | 'busy';
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
   private readonly pool: Pool;
-  private producer?: Producer;
+  private readonly producer: Producer;
+  /** The producer has connected; kafkajs reconnects it by itself from then on. */
+  private connected = false;
   private running = false;
   /** A wake-up came since the current drain began. */
   private woken = false;
@@ -56,7 +58,7 @@ export class OutboxRelay {
   private readonly beginAndRead: string;
 
   constructor(
-    private readonly kafka: Kafka,
+    kafka: Kafka,
     /** The service's database and schema: whose outbox this relay drains. */
     database: Pick<ServiceDatabase, 'url' | 'schema'>,
   ) {
@@ -71,14 +73,18 @@ export class OutboxRelay {
     // Idle, the pool hears the error; checked out, the connection itself must.
     this.pool.on('error', connectionLost);
     this.pool.on('connect', (client) => client.on('error', connectionLost));
-  }
-
-  async start(): Promise<void> {
     // One request in flight keeps each partition's order through retries. Not the idempotent
     // producer: it needs unlimited retries, and a relay must give up, roll back and try again
     // later; the rare duplicate a retry makes is absorbed by the consumers' inbox.
-    this.producer = this.kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
-    await this.producer.connect();
+    this.producer = kafka.producer({ maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
+  }
+
+  /**
+   * Starts relaying, without waiting for Kafka: the producer connects in the relay's loop, with
+   * its back-off, so a service starts while Kafka is unreachable and its outbox keeps what it
+   * writes until Kafka is back.
+   */
+  start(): void {
     this.running = true;
     this.loop = this.run();
   }
@@ -88,7 +94,7 @@ export class OutboxRelay {
     this.wake();
     await this.loop;
     await this.pool.end();
-    await this.producer?.disconnect();
+    await this.producer.disconnect();
   }
 
   /** New rows were committed to the outbox. */
@@ -102,6 +108,10 @@ export class OutboxRelay {
     while (this.running) {
       let drained: Drained;
       try {
+        if (!this.connected) {
+          await this.producer.connect();
+          this.connected = true;
+        }
         drained = await this.drain();
         backoff = 100;
       } catch (error) {
@@ -189,7 +199,6 @@ export class OutboxRelay {
   }
 
   private async publish(rows: OutboxRow[]): Promise<void> {
-    if (!this.producer) throw new Error('relay not started');
     const producer = this.producer;
     const byTopic = new Map<string, OutboxRow[]>();
     for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);

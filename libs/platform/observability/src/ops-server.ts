@@ -3,12 +3,34 @@ import { collectDefaultMetrics, register } from 'prom-client';
 
 export type ReadinessCheck = () => Promise<void>;
 
+export interface ReadinessChecks {
+  /** Dependencies the service cannot serve without: one failing makes /readyz answer 503. */
+  required: Record<string, ReadinessCheck>;
+  /**
+   * Dependencies the service serves without, degraded: one failing leaves /readyz at 200 with
+   * status `degraded`, so Kubernetes keeps sending requests to a pod that can still take them.
+   */
+  optional?: Record<string, ReadinessCheck>;
+}
+
 /**
- * The internal operations port: `/healthz` (alive), `/readyz` (every dependency answers)
- * and `/metrics` (Prometheus text). Never exposed on the public port.
+ * The internal operations port: `/healthz` (alive), `/readyz` (what every dependency answered,
+ * within 2 s each: `ready`, `degraded` or `not ready`) and `/metrics` (Prometheus text). Never
+ * exposed on the public port.
  */
-export async function startOpsServer(port: number, checks: Record<string, ReadinessCheck>): Promise<Server> {
+export async function startOpsServer(port: number, checks: ReadinessChecks): Promise<Server> {
   collectDefaultMetrics({ register });
+  const run = (group: Record<string, ReadinessCheck>) =>
+    Promise.all(
+      Object.entries(group).map(async ([name, check]) => {
+        try {
+          await withTimeout(check(), 2000);
+          return [name, 'ok'] as const;
+        } catch (error) {
+          return [name, (error as Error).message] as const;
+        }
+      }),
+    );
   const server = createServer(async (request, response) => {
     const send = (status: number, type: string, body: string) => {
       response.writeHead(status, { 'Content-Type': type });
@@ -17,18 +39,10 @@ export async function startOpsServer(port: number, checks: Record<string, Readin
     if (request.url === '/healthz') return send(200, 'application/json', '{"status":"ok"}');
     if (request.url === '/metrics') return send(200, register.contentType, await register.metrics());
     if (request.url === '/readyz') {
-      const results = await Promise.all(
-        Object.entries(checks).map(async ([name, check]) => {
-          try {
-            await withTimeout(check(), 2000);
-            return [name, 'ok'] as const;
-          } catch (error) {
-            return [name, (error as Error).message] as const;
-          }
-        }),
-      );
-      const ready = results.every(([, result]) => result === 'ok');
-      return send(ready ? 200 : 503, 'application/json', JSON.stringify({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) }));
+      const [required, optional] = await Promise.all([run(checks.required), run(checks.optional ?? {})]);
+      const passed = (results: (readonly [string, string])[]) => results.every(([, result]) => result === 'ok');
+      const status = !passed(required) ? 'not ready' : passed(optional) ? 'ready' : 'degraded';
+      return send(status === 'not ready' ? 503 : 200, 'application/json', JSON.stringify({ status, checks: Object.fromEntries([...required, ...optional]) }));
     }
     send(404, 'application/json', '{"status":"not found"}');
   });
@@ -39,7 +53,7 @@ export async function startOpsServer(port: number, checks: Record<string, Readin
   return server;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
     promise.then(

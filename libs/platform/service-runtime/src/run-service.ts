@@ -8,7 +8,8 @@ import { createKafka, dataSourceOptions, KafkaServer, kafkaClientConfig, migrate
 import { parkedCommand } from './parked-command';
 import { startOpsServer } from '@trilha/observability';
 import { createTopics } from './create-topics';
-import { restartCrashedConsumer } from './restart-crashed-consumer';
+import { keepConsumerRunning } from './keep-consumer-running';
+import { kafkaReachability } from './kafka-reachability';
 
 export interface ServiceSpec {
   name: string;
@@ -80,29 +81,38 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     }),
   });
   await app.init();
-  let stopRestarting = () => {};
-  if (consumer) {
-    await app.startAllMicroservices();
-    stopRestarting = restartCrashedConsumer(consumer, logger);
+  const admin = createKafka(spec.kafka, `${spec.name}-readiness`).admin();
+  const kafkaAnswers = kafkaReachability(admin);
+  // While Kafka answers, the service is ready only once its consumers run (a gateway replica
+  // reads store events from the latest offset on). While it does not, the service serves
+  // without them: its writes wait in the outbox, and the consumers start once Kafka is back.
+  const consumerRun = consumer && keepConsumerRunning(consumer, logger);
+  if (consumerRun) {
+    const reachable = await kafkaAnswers().then(
+      () => true,
+      (error: Error) => {
+        logger.warn(`Kafka does not answer (${error.message}): serving without consuming until it does`);
+        return false;
+      },
+    );
+    if (reachable) await consumerRun.firstStart;
   }
 
-  const admin = createKafka(spec.kafka, `${spec.name}-readiness`).admin();
   const dataSource = app.get<DataSource>(getDataSourceToken());
   const ops = await startOpsServer(spec.opsPort, {
-    database: async () => {
-      await dataSource.query('SELECT 1');
+    required: {
+      database: async () => {
+        await dataSource.query('SELECT 1');
+      },
     },
-    kafka: async () => {
-      await admin.connect();
-      await admin.describeCluster();
-    },
+    optional: { kafka: kafkaAnswers },
   });
   await spec.listen?.(app);
   logger.log(`${spec.name} ready in ${Date.now() - started} ms (ops port ${spec.opsPort})`);
 
   const stop = async (signal: string) => {
     logger.log(`${spec.name} stopping (${signal})`);
-    stopRestarting();
+    consumerRun?.stop();
     ops.close();
     await admin.disconnect().catch(() => undefined);
   };

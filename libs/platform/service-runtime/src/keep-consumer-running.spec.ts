@@ -1,0 +1,108 @@
+import { EventEmitter } from 'node:events';
+import type { INestMicroservice } from '@nestjs/common';
+import { keepConsumerRunning } from './keep-consumer-running';
+
+/** A kafkajs consumer and producer as far as the restart needs them. */
+function kafkaPair() {
+  const emitter = new EventEmitter();
+  const consumer = {
+    events: { CRASH: 'consumer.crash' },
+    on: (event: string, listener: (event: unknown) => void) => emitter.on(event, listener),
+    disconnect: jest.fn(async () => undefined),
+    crash: (restart: boolean) =>
+      emitter.emit('consumer.crash', { payload: { error: new Error('Failed to find group coordinator'), groupId: 'delivery-service', restart } }),
+  };
+  return { consumer, producer: { disconnect: jest.fn(async () => undefined) } };
+}
+
+/** Like Nest's Kafka server, every listen() creates a new consumer and producer; none before the first. */
+function kafkaMicroservice(failingListens = 0) {
+  const created: ReturnType<typeof kafkaPair>[] = [];
+  const current = () => {
+    if (created.length === 0) throw new Error('Not initialized');
+    return created[created.length - 1];
+  };
+  let failuresLeft = failingListens;
+  const microservice = {
+    unwrap: () => [{}, current().consumer, current().producer],
+    listen: jest.fn(async () => {
+      created.push(kafkaPair());
+      if (failuresLeft-- > 0) throw new Error('connect ECONNREFUSED 127.0.0.1:9092');
+    }),
+  };
+  return { microservice: microservice as unknown as INestMicroservice & typeof microservice, created, current };
+}
+
+const logger = () => ({ warn: jest.fn(), error: jest.fn() });
+
+describe('keepConsumerRunning', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('starts the consumer, and settles its first start once it runs', async () => {
+    const { microservice } = kafkaMicroservice();
+    const log = logger();
+    await keepConsumerRunning(microservice, log, 1000).firstStart;
+    expect(microservice.listen).toHaveBeenCalledTimes(1);
+    expect(log.error).not.toHaveBeenCalled();
+  });
+
+  it('starts the consumer again after kafkajs gives up on it, and watches the new one', async () => {
+    const { microservice, created, current } = kafkaMicroservice();
+    const log = logger();
+    await keepConsumerRunning(microservice, log, 1000).firstStart;
+
+    created[0].consumer.crash(false);
+    expect(microservice.listen).toHaveBeenCalledTimes(1);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(microservice.listen).toHaveBeenCalledTimes(2);
+    expect(created[0].producer.disconnect).toHaveBeenCalled();
+    expect(log.error).toHaveBeenCalledWith(expect.stringContaining('Failed to find group coordinator'));
+    expect(log.warn).toHaveBeenCalledWith('Kafka consumer started again');
+
+    current().consumer.crash(false);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(microservice.listen).toHaveBeenCalledTimes(3);
+  });
+
+  it('leaves restarts kafkajs makes itself alone', async () => {
+    const { microservice, current } = kafkaMicroservice();
+    await keepConsumerRunning(microservice, logger(), 1000).firstStart;
+    current().consumer.crash(true);
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(microservice.listen).toHaveBeenCalledTimes(1);
+  });
+
+  it('settles the first start while Kafka is unreachable, and keeps trying, backing off, until the consumer runs', async () => {
+    const { microservice, created } = kafkaMicroservice(4);
+    const log = logger();
+    await keepConsumerRunning(microservice, log, 1000).firstStart;
+    expect(microservice.listen).toHaveBeenCalledTimes(1);
+    expect(log.error).toHaveBeenLastCalledWith(expect.stringContaining('ECONNREFUSED 127.0.0.1:9092); retrying in 1000 ms'));
+
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(microservice.listen).toHaveBeenCalledTimes(2);
+    // The half-started consumer of a failed start is closed before the next one.
+    expect(created[0].consumer.disconnect).toHaveBeenCalled();
+    expect(created[0].producer.disconnect).toHaveBeenCalled();
+    expect(log.error).toHaveBeenLastCalledWith(expect.stringContaining('retrying in 2000 ms'));
+    await jest.advanceTimersByTimeAsync(2000 + 4000);
+    expect(microservice.listen).toHaveBeenCalledTimes(4);
+    expect(log.warn).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(8000);
+    expect(microservice.listen).toHaveBeenCalledTimes(5);
+    expect(log.warn).toHaveBeenCalledWith('Kafka consumer started again');
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(microservice.listen).toHaveBeenCalledTimes(5);
+  });
+
+  it('does not start again once the service is stopping', async () => {
+    const { microservice, current } = kafkaMicroservice();
+    const run = keepConsumerRunning(microservice, logger(), 1000);
+    await run.firstStart;
+    current().consumer.crash(false);
+    run.stop();
+    await jest.advanceTimersByTimeAsync(60_000);
+    expect(microservice.listen).toHaveBeenCalledTimes(1);
+  });
+});
