@@ -21,13 +21,17 @@ say(`starting the test stack in ${dataDir}`);
 // see all five of them.
 const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line), webhookRetrySchedule: '500ms,1s,1500ms,2s,2500ms' });
 
-// Fault tests ask this process to restart a component of the stack: POST /restart/<kafka|postgres|redis>?downMs=…
+// Fault tests ask this process to stop, start or restart a component of the stack:
+// POST /stop/<kafka|postgres|redis>, POST /start/<…>, POST /restart/<…>?downMs=…
 const control = createServer(async (request, response) => {
   const url = new URL(request.url, 'http://control');
-  const match = /^\/restart\/(\w+)$/.exec(url.pathname);
+  const match = /^\/(stop|start|restart)\/(\w+)$/.exec(url.pathname);
   if (request.method !== 'POST' || !match) return response.writeHead(404).end();
+  const [, action, component] = match;
   try {
-    await stack.infra.restart(match[1], { downMs: Number(url.searchParams.get('downMs') ?? 0) });
+    if (action === 'stop') await stack.infra.stopComponent(component);
+    else if (action === 'start') await stack.infra.startComponent(component);
+    else await stack.infra.restart(component, { downMs: Number(url.searchParams.get('downMs') ?? 0) });
     response.writeHead(204).end();
   } catch (error) {
     response.writeHead(500).end(String(error.message));

@@ -1008,11 +1008,12 @@ export async function startInfra({ dataDir, ports, log = console.error, fast = f
   const starters = { kafka: startKafka, postgres: startPostgres, redis: startRedis };
   const names = Object.keys(starters);
   const results = await Promise.allSettled(names.map((name) => starters[name](opts)));
-  // The running process of each component; restart() swaps one.
+  // The process of each component (its last one while stopped on purpose); startComponent() swaps it.
   const current = {};
   results.forEach((r, i) => { if (r.status === 'fulfilled') current[names[i]] = r.value; });
   const failures = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
-  const restarting = new Set();
+  // Components stopped on purpose (fault tests), until started again.
+  const down = new Set();
 
   let stopping = null;
   const stop = () => {
@@ -1030,28 +1031,36 @@ export async function startInfra({ dataDir, ports, log = console.error, fast = f
   const watch = (name) => {
     const s = current[name];
     s.proc.exited.then(({ code, signal }) => {
-      if (!stopping && !restarting.has(name) && current[name] === s) {
+      if (!stopping && !down.has(name) && current[name] === s) {
         log(`${s.proc.name}: exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); logs are in ${dir}`);
       }
     });
   };
   names.forEach(watch);
 
-  /**
-   * Stops one component, waits `downMs`, and starts it again on the same port and data: what
-   * a broker or database restart looks like to the services (fault tests use it).
-   */
+  const known = (name) => {
+    if (!starters[name]) throw new Error(`unknown component ${name} (one of ${names.join(', ')})`);
+  };
+  /** Stops one component, as a broker or database outage looks to the services (fault tests). */
+  const stopComponent = async (name) => {
+    known(name);
+    if (down.has(name)) return;
+    down.add(name);
+    await stopProc(current[name].proc, log);
+  };
+  /** Starts a component stopped with stopComponent again, on the same port and data. */
+  const startComponent = async (name) => {
+    known(name);
+    if (!down.has(name)) return;
+    current[name] = await starters[name](opts);
+    down.delete(name);
+    watch(name);
+  };
+  /** Stops one component, waits `downMs`, and starts it again: a broker or database restart. */
   const restart = async (name, { downMs = 0 } = {}) => {
-    if (!starters[name]) throw new Error(`restart: unknown component ${name} (one of ${names.join(', ')})`);
-    restarting.add(name);
-    try {
-      await stopProc(current[name].proc, log);
-      await new Promise((resolve) => setTimeout(resolve, downMs));
-      current[name] = await starters[name](opts);
-      watch(name);
-    } finally {
-      restarting.delete(name);
-    }
+    await stopComponent(name);
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    await startComponent(name);
   };
 
   log(`infra: all up in ${secs(t0)} (data in ${dir})`);
@@ -1060,6 +1069,8 @@ export async function startInfra({ dataDir, ports, log = console.error, fast = f
     kafkaSaslSsl: current.kafka.saslSsl,
     databaseUrl: current.postgres.url,
     redisUrl: current.redis.url,
+    stopComponent,
+    startComponent,
     restart,
     stop,
   };

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { apiClient, eventually, restartInfra, testStack } from '@trilha/testing';
+import { apiClient, eventually, everyServiceReady, readiness, restartInfra, testStack } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -18,22 +18,11 @@ async function query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
 const reachedDelivery = (idLoja: number) => async () =>
   (await query(`SELECT 1 FROM delivery.lojas WHERE id_loja = $1`, [idLoja]).catch(() => [])).length === 1 || undefined;
 
-const everyServiceReady = async () => {
-  for (const port of Object.values(stack.ports.ops)) {
-    const response = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-    if (!response?.ok) return undefined;
-  }
-  return true;
-};
-
 describe('the platform rides out infrastructure restarts', () => {
   it('keeps events committed while Kafka is down in the outbox, and delivers them when it is back', async () => {
     const restarted = restartInfra(stack, 'kafka', 8000);
     // Kafka is stopping: wait until a service reports it unreachable.
-    await eventually('Kafka reported down', async () => {
-      const response = await fetch(`http://127.0.0.1:${stack.ports.ops['api-gateway']}/readyz`);
-      return response.status === 503 || undefined;
-    }, 20_000, 100);
+    await eventually('Kafka reported down', async () => (await readiness(stack.ports.ops['api-gateway']))?.status === 'degraded' || undefined, 20_000, 100);
 
     const created = await api('POST', '/admin/lojas', { headers: admin, body: { nome: 'Criada sem Kafka' } });
     expect(created.status).toBe(201);
@@ -43,7 +32,7 @@ describe('the platform rides out infrastructure restarts', () => {
     await restarted;
     await eventually('the event in the delivery service', reachedDelivery(created.body.idLoja), 60_000, 200);
     expect(await query(`SELECT * FROM gateway.outbox`)).toEqual([]);
-    await eventually('every service ready again', everyServiceReady, 30_000, 200);
+    await eventually('every service ready again', () => everyServiceReady(stack), 30_000, 200);
   });
 
   it('reconnects to PostgreSQL after a restart, without losing what was committed', async () => {
@@ -57,6 +46,6 @@ describe('the platform rides out infrastructure restarts', () => {
     }, 30_000, 250);
     await eventually('both events in the delivery service', async () =>
       (await reachedDelivery(before.body.idLoja)()) && (await reachedDelivery(after.body.idLoja)()), 30_000, 200);
-    await eventually('every service ready again', everyServiceReady, 30_000, 200);
+    await eventually('every service ready again', () => everyServiceReady(stack), 30_000, 200);
   });
 });

@@ -15,16 +15,32 @@ export interface TestStack {
     redisUrl: string;
   };
   env: Record<string, Record<string, string>>;
-  /** tools/test.mjs's control endpoint: POST /restart/<kafka|postgres|redis>?downMs=… */
+  /** tools/test.mjs's control endpoint: POST /stop/<kafka|postgres|redis>, /start/<…>, /restart/<…>?downMs=… */
   controlUrl: string;
   /** Schemathesis' `st` command (tools/schemathesis.mjs). */
   schemathesis: string;
 }
 
+export type InfraComponent = 'kafka' | 'postgres' | 'redis';
+
+async function control(stack: TestStack, path: string, what: string): Promise<void> {
+  const response = await fetch(`${stack.controlUrl}${path}`, { method: 'POST' });
+  if (response.status !== 204) throw new Error(`${what} failed: ${await response.text()}`);
+}
+
 /** Stops a component of the stack for `downMs`, then starts it again on the same data. */
-export async function restartInfra(stack: TestStack, component: 'kafka' | 'postgres' | 'redis', downMs = 0): Promise<void> {
-  const response = await fetch(`${stack.controlUrl}/restart/${component}?downMs=${downMs}`, { method: 'POST' });
-  if (response.status !== 204) throw new Error(`restarting ${component} failed: ${await response.text()}`);
+export function restartInfra(stack: TestStack, component: InfraComponent, downMs = 0): Promise<void> {
+  return control(stack, `/restart/${component}?downMs=${downMs}`, `restarting ${component}`);
+}
+
+/** Stops a component of the stack until `startInfra`: a test that calls it starts it again in a `finally`. */
+export function stopInfra(stack: TestStack, component: InfraComponent): Promise<void> {
+  return control(stack, `/stop/${component}`, `stopping ${component}`);
+}
+
+/** Starts a component stopped with `stopInfra` again, on the same data; nothing if it runs. */
+export function startInfra(stack: TestStack, component: InfraComponent): Promise<void> {
+  return control(stack, `/start/${component}`, `starting ${component}`);
 }
 
 let cached: TestStack | undefined;

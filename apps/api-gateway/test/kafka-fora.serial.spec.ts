@@ -1,0 +1,90 @@
+import { Client } from 'pg';
+import {
+  apiClient, createStore, eventually, everyServiceReady, handledBy, metricValue, readiness, registerWebhook, serviceLogs, startInfra, startReplica,
+  stopInfra, testStack, WebhookReceiver, type Replica,
+} from '@trilha/testing';
+
+const stack = testStack();
+const api = apiClient(stack.baseUrl, stack.caFile);
+const admin = { 'x-admin-key': stack.adminApiKey };
+const cliente = { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' };
+
+async function pendingInOutbox(schema: string): Promise<number> {
+  const db = new Client({ connectionString: stack.infra.databaseUrl });
+  await db.connect();
+  try {
+    return (await db.query(`SELECT count(*)::int AS count FROM ${schema}.outbox`)).rows[0].count as number;
+  } finally {
+    await db.end();
+  }
+}
+
+/** The notifications' event types, in the order they reached the receiver. */
+const eventos = (receiver: WebhookReceiver, path: string) => receiver.notifications(path).map((request) => (JSON.parse(request.body) as { evento: string }).evento);
+
+describe('an outage of Kafka degrades delivery, never the API', () => {
+  it('starts and serves without Kafka, keeps what is written in the outbox, and delivers it in order once Kafka is back', async () => {
+    const receiver = await WebhookReceiver.start(stack);
+    const port = stack.ports.gateway + 15;
+    const opsPort = stack.ports.ops['api-gateway'] + 50;
+    let replica: Replica | undefined;
+    try {
+      const loja = await createStore('Loja sem Kafka');
+      await registerWebhook(loja, receiver.url('/kafka-fora'));
+      await handledBy(stack.dataDir, 'delivery-service', { type: 'loja.criada', idLoja: loja.idLoja });
+
+      await stopInfra(stack, 'kafka');
+      // Every service stays ready, its body and its metrics saying Kafka does not answer.
+      for (const [service, servicePort] of Object.entries(stack.ports.ops)) {
+        const degraded = await eventually(`${service} reporting Kafka down`, async () => {
+          const answer = await readiness(servicePort);
+          return answer?.status === 'degraded' ? answer : undefined;
+        }, 20_000, 100);
+        expect(degraded).toMatchObject({ httpStatus: 200, checks: { database: 'ok', kafka: expect.not.stringMatching(/^ok$/) } });
+        expect(await metricValue(servicePort, 'trilha_kafka_connected')).toBe(0);
+      }
+
+      // A gateway process started during the outage serves the public API.
+      replica = await startReplica(stack, 'api-gateway', 'api-gateway-sem-kafka', { PUBLIC_PORT: String(port), OPS_PORT: String(opsPort), INSTANCE_ID: 'serial-sem-kafka' });
+      expect(await readiness(opsPort)).toMatchObject({ httpStatus: 200, status: 'degraded', checks: { database: 'ok' } });
+      const naReplica = (method: string, path: string, options: Parameters<typeof api>[2]) => api(method, `https://localhost:${port}/v1${path}`, options);
+      const outraLoja = await naReplica('POST', '/admin/lojas', { headers: admin, body: { nome: 'Criada sem Kafka' } });
+      expect(outraLoja.status).toBe(201);
+      const aberto = await naReplica('POST', '/atendimentos', {
+        token: loja.token,
+        body: { canal: 'chat', tipo: 'duvida', dadosCliente: cliente, mensagem: 'Onde está meu pedido?' },
+      });
+      expect(aberto.status).toBe(201);
+      const resposta = await api('POST', `/atendimentos/${aberto.body.idAtendimento}/mensagens`, {
+        token: loja.token,
+        body: { direcao: 'saida', remetente: 'atendente:ana', mensagem: 'Já verifico.' },
+      });
+      expect(resposta.status).toBe(201);
+      expect(await pendingInOutbox('atendimento')).toBeGreaterThanOrEqual(3);
+      expect(await pendingInOutbox('gateway')).toBeGreaterThanOrEqual(1);
+      expect(receiver.notifications('/kafka-fora')).toEqual([]);
+
+      await startInfra(stack, 'kafka');
+      await eventually('the three notifications', () => (receiver.notifications('/kafka-fora').length >= 3 || undefined), 90_000, 200);
+      await handledBy(stack.dataDir, 'delivery-service', { type: 'loja.criada', idLoja: outraLoja.body.idLoja });
+      await eventually('every outbox drained', async () => ((await pendingInOutbox('atendimento')) + (await pendingInOutbox('gateway')) === 0) || undefined, 30_000, 200);
+      // The replica started without Kafka consumes once it is back.
+      await eventually('the replica consuming', () => serviceLogs(stack.dataDir, replica!.name).some((line) => line.msg === 'Kafka consumer started again') || undefined, 60_000, 200);
+      await eventually('the replica reporting Kafka up', async () => (await readiness(opsPort))?.status === 'ready' || undefined, 30_000, 200);
+      for (const servicePort of [...Object.values(stack.ports.ops), opsPort]) expect(await metricValue(servicePort, 'trilha_kafka_connected')).toBe(1);
+
+      // Each event once, in the order the store's events occurred.
+      const entregas = await eventually('the deliveries confirmed', async () => {
+        const response = await api('GET', '/webhook/entregas', { token: loja.token });
+        return response.body.total === 3 && response.body.entregas.every((entrega: { status: string }) => entrega.status === 'entregue') ? response.body : undefined;
+      });
+      expect(entregas.total).toBe(3);
+      expect(eventos(receiver, '/kafka-fora')).toEqual(['atendimento.criado', 'atendimento.mensagem', 'atendimento.mensagem']);
+    } finally {
+      await startInfra(stack, 'kafka');
+      await replica?.stop();
+      await receiver.close();
+      await eventually('every service ready, Kafka answering', () => everyServiceReady(stack), 90_000, 200);
+    }
+  }, 300_000);
+});
