@@ -6,11 +6,12 @@ import { keepConsumerRunning } from './keep-consumer-running';
 function kafkaPair() {
   const emitter = new EventEmitter();
   const consumer = {
-    events: { CRASH: 'consumer.crash' },
+    events: { CRASH: 'consumer.crash', GROUP_JOIN: 'consumer.group_join' },
     on: (event: string, listener: (event: unknown) => void) => emitter.on(event, listener),
     disconnect: jest.fn(async () => undefined),
     crash: (restart: boolean) =>
       emitter.emit('consumer.crash', { payload: { error: new Error('Failed to find group coordinator'), groupId: 'delivery-service', restart } }),
+    join: () => emitter.emit('consumer.group_join', {}),
   };
   return { consumer, producer: { disconnect: jest.fn(async () => undefined) } };
 }
@@ -42,9 +43,12 @@ describe('keepConsumerRunning', () => {
   it('starts the consumer, and settles its first start once it runs', async () => {
     const { microservice } = kafkaMicroservice();
     const log = logger();
-    await keepConsumerRunning(microservice, log, 1000).firstStart;
+    const run = keepConsumerRunning(microservice, log, 1000);
+    await expect(run.check()).rejects.toThrow('not in its group');
+    await run.firstStart;
     expect(microservice.listen).toHaveBeenCalledTimes(1);
     expect(log.error).not.toHaveBeenCalled();
+    await expect(run.check()).resolves.toBeUndefined();
   });
 
   it('starts the consumer again after kafkajs gives up on it, and watches the new one', async () => {
@@ -67,8 +71,12 @@ describe('keepConsumerRunning', () => {
 
   it('leaves restarts kafkajs makes itself alone', async () => {
     const { microservice, current } = kafkaMicroservice();
-    await keepConsumerRunning(microservice, logger(), 1000).firstStart;
+    const run = keepConsumerRunning(microservice, logger(), 1000);
+    await run.firstStart;
     current().consumer.crash(true);
+    await expect(run.check()).rejects.toThrow('not in its group');
+    current().consumer.join();
+    await expect(run.check()).resolves.toBeUndefined();
     await jest.advanceTimersByTimeAsync(60_000);
     expect(microservice.listen).toHaveBeenCalledTimes(1);
   });
@@ -76,7 +84,9 @@ describe('keepConsumerRunning', () => {
   it('settles the first start while Kafka is unreachable, and keeps trying, backing off, until the consumer runs', async () => {
     const { microservice, created } = kafkaMicroservice(4);
     const log = logger();
-    await keepConsumerRunning(microservice, log, 1000).firstStart;
+    const run = keepConsumerRunning(microservice, log, 1000);
+    await run.firstStart;
+    await expect(run.check()).rejects.toThrow('not in its group');
     expect(microservice.listen).toHaveBeenCalledTimes(1);
     expect(log.error).toHaveBeenLastCalledWith(expect.stringContaining('ECONNREFUSED 127.0.0.1:9092); retrying in 1000 ms'));
 
@@ -92,6 +102,7 @@ describe('keepConsumerRunning', () => {
     await jest.advanceTimersByTimeAsync(8000);
     expect(microservice.listen).toHaveBeenCalledTimes(5);
     expect(log.warn).toHaveBeenCalledWith('Kafka consumer started again');
+    await expect(run.check()).resolves.toBeUndefined();
     await jest.advanceTimersByTimeAsync(60_000);
     expect(microservice.listen).toHaveBeenCalledTimes(5);
   });

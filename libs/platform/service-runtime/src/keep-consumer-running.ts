@@ -1,5 +1,11 @@
 import type { INestMicroservice } from '@nestjs/common';
 import type { Consumer, ConsumerCrashEvent, Kafka, Producer } from 'kafkajs';
+import { Gauge } from 'prom-client';
+
+const consumerRunning = new Gauge({
+  name: 'trilha_kafka_consumer_running',
+  help: 'Whether the service’s Kafka consumer is in its group (1) or stopped, starting or being started again (0)',
+});
 
 export interface RestartLogger {
   warn(message: string): void;
@@ -9,6 +15,8 @@ export interface RestartLogger {
 export interface ConsumerRun {
   /** Settles (never rejects) once the first start has run or failed. */
   firstStart: Promise<void>;
+  /** For /readyz: rejects while the consumer is not in its group. */
+  check(): Promise<void>;
   /** Ends the watch, for shutdown. */
   stop(): void;
 }
@@ -24,10 +32,20 @@ export interface ConsumerRun {
 export function keepConsumerRunning(microservice: INestMicroservice, logger: RestartLogger, firstDelayMs = 1000): ConsumerRun {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  const setRunning = (value: boolean) => {
+    running = value;
+    consumerRunning.set(value ? 1 : 0);
+  };
+  setRunning(false);
 
   const watch = () => {
     const [, consumer] = microservice.unwrap<[Kafka, Consumer, Producer]>();
+    setRunning(true);
+    // kafkajs restarts a consumer after a retriable crash, and rejoins after a rebalance.
+    consumer.on(consumer.events.GROUP_JOIN, () => setRunning(true));
     consumer.on(consumer.events.CRASH, ({ payload }: ConsumerCrashEvent) => {
+      setRunning(false);
       if (payload.restart || stopped) return; // kafkajs restarts it itself
       logger.error(`Kafka consumer ${payload.groupId} stopped for good (${payload.error.message}): starting it again`);
       scheduleStart(firstDelayMs);
@@ -65,6 +83,9 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
 
   return {
     firstStart: tryStart().then((error) => error && retry(error, firstDelayMs)),
+    check: async () => {
+      if (!running) throw new Error('not in its group: starting');
+    },
     stop: () => {
       stopped = true;
       clearTimeout(timer);

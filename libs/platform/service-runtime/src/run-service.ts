@@ -105,7 +105,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
         await dataSource.query('SELECT 1');
       },
     },
-    optional: { kafka: kafkaAnswers },
+    optional: { kafka: kafkaAnswers, ...(consumerRun && { consumer: consumerRun.check }) },
   });
   await spec.listen?.(app);
   logger.log(`${spec.name} ready in ${Date.now() - started} ms (ops port ${spec.opsPort})`);
