@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import {
-  apiClient, createStore, eventually, everyServiceReady, handledBy, metricValue, readiness, registerWebhook, serviceLogs, startInfra, startReplica,
+  apiClient, createStore, eventually, everyServiceReady, handledBy, metricValue, readiness, registerWebhook, startInfra, startReplica,
   stopInfra, testStack, WebhookReceiver, type Replica,
 } from '@trilha/testing';
 
@@ -46,7 +46,8 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
 
       // A gateway process started during the outage serves the public API.
       replica = await startReplica(stack, 'api-gateway', 'api-gateway-sem-kafka', { PUBLIC_PORT: String(port), OPS_PORT: String(opsPort), INSTANCE_ID: 'serial-sem-kafka' });
-      expect(await readiness(opsPort)).toMatchObject({ httpStatus: 200, status: 'degraded', checks: { database: 'ok' } });
+      expect(await readiness(opsPort)).toMatchObject({ httpStatus: 200, status: 'degraded', checks: { database: 'ok', consumer: 'not in its group: starting' } });
+      expect(await metricValue(opsPort, 'trilha_kafka_consumer_running')).toBe(0);
       const naReplica = (method: string, path: string, options: Parameters<typeof api>[2]) => api(method, `https://localhost:${port}/v1${path}`, options);
       const outraLoja = await naReplica('POST', '/admin/lojas', { headers: admin, body: { nome: 'Criada sem Kafka' } });
       expect(outraLoja.status).toBe(201);
@@ -68,9 +69,9 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
       await eventually('the three notifications', () => (receiver.notifications('/kafka-fora').length >= 3 || undefined), 90_000, 200);
       await handledBy(stack.dataDir, 'delivery-service', { type: 'loja.criada', idLoja: outraLoja.body.idLoja });
       await eventually('every outbox drained', async () => ((await pendingInOutbox('atendimento')) + (await pendingInOutbox('gateway')) === 0) || undefined, 30_000, 200);
-      // The replica started without Kafka consumes once it is back.
-      await eventually('the replica consuming', () => serviceLogs(stack.dataDir, replica!.name).some((line) => line.msg === 'Kafka consumer started again') || undefined, 60_000, 200);
-      await eventually('the replica reporting Kafka up', async () => (await readiness(opsPort))?.status === 'ready' || undefined, 30_000, 200);
+      // The replica started without Kafka joins its consumer group once Kafka is back.
+      await eventually('the replica ready, consuming', async () => (await readiness(opsPort))?.status === 'ready' || undefined, 60_000, 200);
+      expect(await metricValue(opsPort, 'trilha_kafka_consumer_running')).toBe(1);
       for (const servicePort of [...Object.values(stack.ports.ops), opsPort]) expect(await metricValue(servicePort, 'trilha_kafka_connected')).toBe(1);
 
       // Each event once, in the order the store's events occurred.
