@@ -26,8 +26,10 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
   it('starts and serves without Kafka, keeps what is written in the outbox, and delivers it in order once Kafka is back', async () => {
     const receiver = await WebhookReceiver.start(stack);
     const port = stack.ports.gateway + 15;
-    const opsPort = stack.ports.ops['api-gateway'] + 50;
-    let replica: Replica | undefined;
+    const gatewayOps = stack.ports.ops['api-gateway'] + 50;
+    const atendimentoOps = stack.ports.ops['atendimento-service'] + 50;
+    const atendimentoPort = stack.ports.internal['atendimento-service'] + 50;
+    const replicas: Replica[] = [];
     try {
       const loja = await createStore('Loja sem Kafka');
       await registerWebhook(loja, receiver.url('/kafka-fora'));
@@ -44,10 +46,21 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
         expect(await metricValue(servicePort, 'trilha_kafka_connected')).toBe(0);
       }
 
-      // A gateway process started during the outage serves the public API.
-      replica = await startReplica(stack, 'api-gateway', 'api-gateway-sem-kafka', { PUBLIC_PORT: String(port), OPS_PORT: String(opsPort), INSTANCE_ID: 'serial-sem-kafka' });
-      expect(await readiness(opsPort)).toMatchObject({ httpStatus: 200, status: 'degraded', checks: { database: 'ok', consumer: 'not in its group: starting' } });
-      expect(await metricValue(opsPort, 'trilha_kafka_consumer_running')).toBe(0);
+      // Processes of the gateway and of the atendimento service started during the outage serve
+      // the public API, the gateway's replica forwarding to the atendimento service's.
+      await Promise.all([
+        startReplica(stack, 'atendimento-service', 'atendimento-service-sem-kafka', { OPS_PORT: String(atendimentoOps), INTERNAL_PORT: String(atendimentoPort) }),
+        startReplica(stack, 'api-gateway', 'api-gateway-sem-kafka', {
+          PUBLIC_PORT: String(port),
+          OPS_PORT: String(gatewayOps),
+          INSTANCE_ID: 'serial-sem-kafka',
+          ATENDIMENTO_SERVICE_URL: `http://127.0.0.1:${atendimentoPort}`,
+        }),
+      ].map((started) => started.then((replica) => replicas.push(replica))));
+      for (const opsPort of [atendimentoOps, gatewayOps]) {
+        expect(await readiness(opsPort)).toMatchObject({ httpStatus: 200, status: 'degraded', checks: { database: 'ok', consumer: 'not in its group: starting' } });
+        expect(await metricValue(opsPort, 'trilha_kafka_consumer_running')).toBe(0);
+      }
       const naReplica = (method: string, path: string, options: Parameters<typeof api>[2]) => api(method, `https://localhost:${port}/v1${path}`, options);
       const outraLoja = await naReplica('POST', '/admin/lojas', { headers: admin, body: { nome: 'Criada sem Kafka' } });
       expect(outraLoja.status).toBe(201);
@@ -69,10 +82,12 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
       await eventually('the three notifications', () => (receiver.notifications('/kafka-fora').length >= 3 || undefined), 90_000, 200);
       await handledBy(stack.dataDir, 'delivery-service', { type: 'loja.criada', idLoja: outraLoja.body.idLoja });
       await eventually('every outbox drained', async () => ((await pendingInOutbox('atendimento')) + (await pendingInOutbox('gateway')) === 0) || undefined, 30_000, 200);
-      // The replica started without Kafka joins its consumer group once Kafka is back.
-      await eventually('the replica ready, consuming', async () => (await readiness(opsPort))?.status === 'ready' || undefined, 60_000, 200);
-      expect(await metricValue(opsPort, 'trilha_kafka_consumer_running')).toBe(1);
-      for (const servicePort of [...Object.values(stack.ports.ops), opsPort]) expect(await metricValue(servicePort, 'trilha_kafka_connected')).toBe(1);
+      // The processes started without Kafka join their consumer groups once Kafka is back.
+      for (const opsPort of [atendimentoOps, gatewayOps]) {
+        await eventually(`the replica on ${opsPort} ready, consuming`, async () => (await readiness(opsPort))?.status === 'ready' || undefined, 60_000, 200);
+        expect(await metricValue(opsPort, 'trilha_kafka_consumer_running')).toBe(1);
+      }
+      for (const opsPort of [...Object.values(stack.ports.ops), atendimentoOps, gatewayOps]) expect(await metricValue(opsPort, 'trilha_kafka_connected')).toBe(1);
 
       // Each event once, in the order the store's events occurred.
       const entregas = await eventually('the deliveries confirmed', async () => {
@@ -83,7 +98,7 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
       expect(eventos(receiver, '/kafka-fora')).toEqual(['atendimento.criado', 'atendimento.mensagem', 'atendimento.mensagem']);
     } finally {
       await startInfra(stack, 'kafka');
-      await replica?.stop();
+      await Promise.all(replicas.map((replica) => replica.stop()));
       await receiver.close();
       await eventually('every service ready, Kafka answering', () => everyServiceReady(stack), 90_000, 200);
     }
