@@ -34,8 +34,9 @@ export interface ServiceSpec {
  * The life of every service process: `main.js migrate` applies the migrations and exits;
  * `main.js rebuild-projections [name…]` rebuilds read models from the event log and exits;
  * `main.js parked list [--all]` and `main.js parked replay [id…]` show and replay the Kafka
- * messages the service's consumers parked; otherwise the app initialises, then its Kafka consumers start (never before the app is
- * ready), then its ports open. SIGTERM and SIGINT close everything in reverse order.
+ * messages the service's consumers parked; otherwise the app initialises, then its Kafka consumers
+ * start (never before the app is ready; while Kafka does not answer, in the background, until it
+ * does), then its ports open. SIGTERM and SIGINT close everything in reverse order.
  */
 export async function runService(spec: ServiceSpec): Promise<void> {
   if (process.argv[2] === 'migrate') {
