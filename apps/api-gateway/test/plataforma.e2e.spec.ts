@@ -97,14 +97,18 @@ describe('conventions (CONTRACT.md section 0)', () => {
 });
 
 describe('operations (CONTRACT.md section 10)', () => {
-  it.each(Object.entries(stack.ports.ops))('%s serves /healthz, /readyz and /metrics on its internal port', async (_service, port) => {
+  it.each(Object.entries(stack.ports.ops))('%s serves /healthz, /readyz and /metrics on its internal port', async (service, port) => {
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
     const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', kafka: 'ok' } });
+    // The tracking service consumes no topic.
+    const consumes = service !== 'tracking-service';
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', kafka: 'ok', ...(consumes && { consumer: 'ok' }) } });
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(metrics).toMatch(/process_cpu_seconds_total/);
+    expect(metrics).toMatch(/^trilha_kafka_connected 1$/m);
+    if (consumes) expect(metrics).toMatch(/^trilha_kafka_consumer_running 1$/m);
   });
 
   it('keeps them off the public port', async () => {
