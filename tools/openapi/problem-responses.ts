@@ -48,7 +48,7 @@ const WHY: Record<number, string> = {
   415: 'Corpo que não é application/json.',
   429: 'Limite de requisições do minuto excedido; repita depois de Retry-After segundos.',
   500: 'Erro interno: informe o X-Request-Id ao suporte.',
-  503: 'O serviço que responde a esta rota está indisponível no momento.',
+  503: 'O serviço que responde a esta rota, ou seu banco de dados, está indisponível no momento.',
   504: 'O serviço que responde a esta rota demorou demais.',
 };
 
@@ -73,7 +73,10 @@ function statusesOf(operation: Operation): number[] {
   // Path parameters name resources; operator routes do not exist without an operator key.
   if (operation.parameters?.some((parameter) => parameter.in === 'path') || JSON.stringify(operation.security ?? []).includes('admin-key')) statuses.push(404);
   if (operation.requestBody) statuses.push(413, 415);
-  if (operation[OPENAPI_EXTENSIONS.service] !== 'api-gateway') statuses.push(503, 504);
+  // Every route needs its service's database (503 while it cannot be reached); a forwarded one
+  // also its service (503, or 504 when it answers too late).
+  statuses.push(503);
+  if (operation[OPENAPI_EXTENSIONS.service] !== 'api-gateway') statuses.push(504);
   return statuses;
 }
 

@@ -5,8 +5,24 @@ import { problem, sendProblem, type ProblemDocument } from './problem';
 import { InvalidInputException } from './validation';
 
 /**
+ * Errors that mean the database cannot be reached now (a restart, a failover), by Node's and
+ * PostgreSQL's codes (class 08, connection exception; 57P01–57P03, shutting down or starting).
+ * The request may succeed if repeated, so they are a 503, not a 500.
+ */
+const UNAVAILABLE = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|08\d{3}|57P0[1-3])$/;
+const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect/;
+
+function isUnavailable(exception: unknown): boolean {
+  for (let error = exception as { code?: unknown; message?: unknown; driverError?: unknown } | undefined; error; error = error.driverError as typeof error) {
+    if ((typeof error.code === 'string' && UNAVAILABLE.test(error.code)) || (typeof error.message === 'string' && UNAVAILABLE_MESSAGE.test(error.message))) return true;
+  }
+  return false;
+}
+
+/**
  * Turns every error of a route into an RFC 9457 problem document. Internals never leak:
- * anything that is not an HttpException becomes a generic 500 and is logged with its stack.
+ * anything that is not an HttpException becomes a generic 500 (a 503 when the database cannot be
+ * reached) and is logged with its stack.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -32,6 +48,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       const detail = typeof body === 'string' ? body : (body as { message?: unknown }).message;
       return problem(status, typeof detail === 'string' ? detail : exception.message, instance);
     }
+    if (isUnavailable(exception)) return problem(503, 'Serviço temporariamente indisponível: tente de novo em instantes.', instance);
     return problem(500, 'Erro interno. Informe o X-Request-Id ao suporte.', instance);
   }
 }
