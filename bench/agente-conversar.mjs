@@ -1,6 +1,6 @@
 // Benchmark: POST /v1/agentes/{idAgente}/conversar against an FAQ agent of 1,000 entries.
 //
-//   Target (issue 4): p99 ≤ 50 ms with 1,000 FAQ entries in the agent, on a 2-core machine with
+//   Target: p99 ≤ 50 ms with 1,000 FAQ entries in the agent, on a 2-core machine with
 //   the whole stack running (docs/BENCHMARKS.md).
 //
 //   node bench/agente-conversar.mjs [--rate=100 --duration=30 --warmup=5 --keep]

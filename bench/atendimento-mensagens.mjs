@@ -1,7 +1,7 @@
 // Benchmark: POST /v1/atendimentos/{id}/mensagens under a steady open-loop load, from the
 // request to its atendimento.mensagem event being on Kafka.
 //
-//   Target (issue 4): ≥ 300 req/s with p99 ≤ 100 ms from request to the event on Kafka, on a
+//   Target: ≥ 300 req/s with p99 ≤ 100 ms from request to the event on Kafka, on a
 //   2-core machine with the whole stack running (docs/BENCHMARKS.md).
 //
 //   node bench/atendimento-mensagens.mjs [--rate=300 --duration=30 --warmup=30 --stores=50 --conversas=500 --keep]

@@ -1,7 +1,7 @@
 // Benchmark: one event from its commit to a consumer in another service, under a steady
 // open-loop load.
 //
-//   Target (issue 2): p50 ≤ 20 ms, p99 ≤ 100 ms at 500 events/s, on a 2-core machine with the
+//   Target: p50 ≤ 20 ms, p99 ≤ 100 ms at 500 events/s, on a 2-core machine with the
 //   whole stack running (docs/BENCHMARKS.md).
 //
 //   npm run bench:events [-- --rate=500 --duration=30 --warmup=30 --stores=200 --keep]

@@ -1,6 +1,6 @@
 // Benchmark: the pull queue through the public API.
 //
-//   Targets (issue 5), on this 2-core machine with the whole stack running, with 1,000,000
+//   Targets, on this 2-core machine with the whole stack running, with 1,000,000
 //   pending items over 10,000 stores:
 //     GET /v1/fila/lista     p99 ≤ 20 ms
 //     DELETE /v1/fila/delete ≥ 1,000/s

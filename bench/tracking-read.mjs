@@ -1,7 +1,7 @@
 // Benchmark: GET /v1/pedidoRastreio through the gateway over HTTPS, against a bare Node HTTPS
 // server answering the same JSON from memory (the ceiling), in the same run.
 //
-//   Target (issue 3): ≥ 1,500 req/s with p99 ≤ 50 ms at 50 connections, with the whole stack on
+//   Target: ≥ 1,500 req/s with p99 ≤ 50 ms at 50 connections, with the whole stack on
 //   this 2-core machine and 1,000 stores × 20 orders × 2 volumes × 10 events loaded, the load
 //   spread over enough stores that no limit is hit. GET /pedidoRastreio allows a store 120
 //   requests a calendar minute, so 1,000 stores take at most 3,400 req/s over a 35 s run: the

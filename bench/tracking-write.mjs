@@ -1,6 +1,6 @@
 // Benchmark: POST /v1/pedidoRastreio/evento through the gateway over HTTPS.
 //
-//   Target (issue 3): ≥ 300 events/s with p99 ≤ 100 ms, with the whole stack on this 2-core
+//   Target: ≥ 300 events/s with p99 ≤ 100 ms, with the whole stack on this 2-core
 //   machine and 1,000 stores × 20 orders × 2 volumes × 10 events loaded.
 //
 //   node bench/tracking-write.mjs [--rate=300 --duration=30 --warmup=5 --connections=50 --max-duration=15 --stores=1000 --log-level=warn --keep]

@@ -1,7 +1,7 @@
 // Benchmark: an event committed → its webhook received by the store's HTTPS endpoint, under a
 // steady open-loop load.
 //
-//   Target (issue 5): p50 ≤ 50 ms, p99 ≤ 250 ms at 200 events/s, on this 2-core machine with
+//   Target: p50 ≤ 50 ms, p99 ≤ 250 ms at 200 events/s, on this 2-core machine with
 //   the whole stack running.
 //
 //   node bench/webhook-latency.mjs [--rate=200 --duration=30 --warmup=5 --stores=200 --source=gateway|kafka --keep]

@@ -1,6 +1,6 @@
 // Benchmark: deliveries per second of one delivery-service replica.
 //
-//   Targets (issue 5), on this 2-core machine with the whole stack running:
+//   Targets, on this 2-core machine with the whole stack running:
 //     against a receiver that answers at once:        ≥ 1,000 deliveries/s
 //     against a receiver that takes 1 s per request:  ≥ 500 deliveries/s (concurrency, not waiting)
 //

@@ -7,7 +7,7 @@ const api = apiClient(stack.baseUrl, stack.caFile);
 const opsPort = stack.ports.ops['api-gateway'];
 const REACHABLE = 'trilha_rate_limit_redis_reachable';
 const COUNTED_LOCALLY = 'trilha_rate_limit_counted_locally_total';
-/** GET /pedidoRastreio's own limit (CONTRACT.md): the 121st request of a minute is refused. */
+/** GET /pedidoRastreio's own limit (docs/API.md): the 121st request of a minute is refused. */
 const TRACKING_LIMIT = 120;
 
 /** The pid of the Redis listening on the stack's port, if one is. */

@@ -5,7 +5,7 @@ const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const admin = { 'x-admin-key': stack.adminApiKey };
 
-describe('operator routes (CONTRACT.md section 1)', () => {
+describe('operator routes (docs/API.md section 1)', () => {
   it('creates a store with an account code of at least 128 random bits', async () => {
     const response = await api('POST', '/admin/lojas', { headers: admin, body: { nome: 'Loja Um' } });
     expect(response.status).toBe(201);
@@ -57,7 +57,7 @@ describe('operator routes (CONTRACT.md section 1)', () => {
   });
 });
 
-describe('authentication (CONTRACT.md section 2)', () => {
+describe('authentication (docs/API.md section 2)', () => {
   it('exchanges the account code for a store-scoped bearer token with a lifetime', async () => {
     const loja = await createStore('Loja Token');
     const auth = await api('GET', `/autenticacao/${loja.codigo}`, { headers: clientAddress() });

@@ -8,7 +8,7 @@ const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const admin = { 'x-admin-key': stack.adminApiKey };
 
-describe('conventions (CONTRACT.md section 0)', () => {
+describe('conventions (docs/API.md section 0)', () => {
   it('echoes the caller’s X-Request-Id, or gives one', async () => {
     const given = await api('GET', '/openapi.json', { headers: { 'x-request-id': 'pedido-123' } });
     expect(given.headers['x-request-id']).toBe('pedido-123');
@@ -96,7 +96,7 @@ describe('conventions (CONTRACT.md section 0)', () => {
   });
 });
 
-describe('operations (CONTRACT.md section 10)', () => {
+describe('operations (docs/API.md section 10)', () => {
   it.each(Object.entries(stack.ports.ops))('%s serves /healthz, /readyz and /metrics on its internal port', async (service, port) => {
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);

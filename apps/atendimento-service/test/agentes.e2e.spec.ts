@@ -51,7 +51,7 @@ afterAll(async () => {
   await atendimentoEvents.stop();
 });
 
-describe('virtual agents (CONTRACT.md section 6)', () => {
+describe('virtual agents (docs/API.md section 6)', () => {
   it('gives every new store the built-in "Assistente de rastreio", readable as soon as the store is created, once', async () => {
     const loja = await createStore();
     const assistente = await assistenteDe(loja);

@@ -18,7 +18,7 @@ const eventosDe = (idAtendimento: string): ReceivedMessage[] => kafka.received.f
 const aguardarEventos = (idAtendimento: string, count: number) =>
   eventually(`${count} events of ${idAtendimento} on Kafka`, () => (eventosDe(idAtendimento).length >= count ? eventosDe(idAtendimento) : undefined));
 
-describe('support conversations (CONTRACT.md section 5)', () => {
+describe('support conversations (docs/API.md section 5)', () => {
   it('opens a conversation with its first message: atendimento.criado, then atendimento.mensagem (entrada)', async () => {
     const loja = await createStore();
     const response = await api('POST', '/atendimentos', {
@@ -143,7 +143,7 @@ describe('support conversations (CONTRACT.md section 5)', () => {
   });
 });
 
-describe('bad input (issue 4): clear problems, nothing written', () => {
+describe('bad input: clear problems, nothing written', () => {
   it('names every invalid field of an opening', async () => {
     const loja = await createStore();
     const response = await api('POST', '/atendimentos', {

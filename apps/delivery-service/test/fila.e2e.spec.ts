@@ -16,7 +16,7 @@ const mensagem = (idLoja: number, texto: string) =>
   });
 
 
-describe('queue (CONTRACT.md section 8)', () => {
+describe('queue (docs/API.md section 8)', () => {
   it('keeps every event of a store without a webhook, oldest first; listing removes nothing', async () => {
     const loja = await createStore();
     const eventos = [mensagem(loja.idLoja, 'um'), mensagem(loja.idLoja, 'dois'), mensagem(loja.idLoja, 'três')];

@@ -31,7 +31,7 @@ async function abrirAtendimento(token: string) {
   return { data, traceId };
 }
 
-describe('a conversation opened through the API reaches the store (spec 6, CONTRACT.md sections 5, 7 and 8)', () => {
+describe('a conversation opened through the API reaches the store (docs/API.md sections 5, 7 and 8)', () => {
   it('pushes atendimento.criado to the store’s webhook, signed and in the request’s trace, and logs the delivery', async () => {
     const loja = await createStore();
     const { segredo } = await registerWebhook(loja, receiver.url('/conversa-real'));

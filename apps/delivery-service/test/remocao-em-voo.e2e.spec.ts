@@ -37,7 +37,7 @@ async function tentativaRetida(path: string) {
 const fila = async (token: string) => (await api('GET', '/fila/lista', { token })).body;
 const entregas = async (token: string) => (await api('GET', '/webhook/entregas', { token })).body.entregas;
 
-describe('a webhook removed while an attempt is in flight (CONTRACT.md section 7)', () => {
+describe('a webhook removed while an attempt is in flight (docs/API.md section 7)', () => {
   it('the attempt’s 200 delivers the event: it is not queued, and the deliveries log says delivered', async () => {
     const { loja, evento, responder } = await tentativaRetida('/remocao-em-voo-200');
     expect((await api('DELETE', '/webhook', { token: loja.token })).status).toBe(204);

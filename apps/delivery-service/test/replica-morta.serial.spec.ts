@@ -8,7 +8,7 @@ const kafka = eventPublisher(stack);
 
 afterAll(() => kafka.close());
 
-describe('durable retries (issue 5)', () => {
+describe('durable retries', () => {
   it('a replica killed with SIGKILL mid-retry loses nothing, and no confirmed delivery is sent again', async () => {
     const receiver = await WebhookReceiver.start(stack);
     const env = { OPS_PORT: String(stack.ports.ops['delivery-service'] + 40), INTERNAL_PORT: String(stack.ports.internal['delivery-service'] + 40) };

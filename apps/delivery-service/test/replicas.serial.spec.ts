@@ -9,7 +9,7 @@ const confirmadas = (opsPort: number) => metricValue(opsPort, 'trilha_webhook_at
 
 afterAll(() => kafka.close());
 
-describe('scaling (issue 5)', () => {
+describe('scaling', () => {
   it('two replicas share the deliveries, and no event is confirmed twice', async () => {
     const receiver = await WebhookReceiver.start(stack);
     const opsPort = stack.ports.ops['delivery-service'] + 30;

@@ -49,7 +49,7 @@ const encerrado = (idLoja: number) =>
 
 const eventoDe = (request: ReceivedRequest) => JSON.parse(request.body) as { evento: string; data: Record<string, unknown> };
 
-describe('POST /webhook/novo (CONTRACT.md section 7)', () => {
+describe('POST /webhook/novo (docs/API.md section 7)', () => {
   it('verifies the URL with a signed call, then registers with every flag on by default and a whsec_ secret', async () => {
     const loja = await createStore();
     const response = await api('POST', '/webhook/novo', { token: loja.token, body: { url: receiver.url('/registro') } });
@@ -141,7 +141,7 @@ describe('POST /webhook/novo (CONTRACT.md section 7)', () => {
   });
 });
 
-describe('push (CONTRACT.md section 7)', () => {
+describe('push (docs/API.md section 7)', () => {
   it('delivers every event type as {evento, data} with Standard Webhooks headers, a valid signature and traceparent', async () => {
     const loja = await comWebhook('/todos');
     const eventos = [criado(loja.idLoja), mensagem(loja.idLoja), encerrado(loja.idLoja)];
@@ -318,7 +318,7 @@ describe('push (CONTRACT.md section 7)', () => {
   });
 });
 
-describe('isolation (CONTRACT.md section 7)', () => {
+describe('isolation (docs/API.md section 7)', () => {
   it('a store whose endpoint never answers does not delay another store', async () => {
     const lenta = await comWebhook('/pendura');
     receiver.on('/pendura', () => ({ hang: true }));

@@ -20,7 +20,7 @@ const pedido = (overrides: Record<string, unknown> = {}) => ({
 
 const salvar = (loja: TestStore, body: Record<string, unknown>) => api('PUT', '/pedido', { token: loja.token, body });
 
-describe('PUT /pedido and GET /pedido (CONTRACT.md section 3)', () => {
+describe('PUT /pedido and GET /pedido (docs/API.md section 3)', () => {
   let loja: TestStore;
   let outra: TestStore;
   beforeAll(async () => {
@@ -156,7 +156,7 @@ describe('PUT /pedido and GET /pedido (CONTRACT.md section 3)', () => {
   });
 });
 
-describe('GET /pedidos (CONTRACT.md section 3)', () => {
+describe('GET /pedidos (docs/API.md section 3)', () => {
   let loja: TestStore;
   const criados: { idPedido: string; dataPedido: string }[] = [];
 

@@ -10,7 +10,7 @@ const registrar = (loja: TestStore, body: Record<string, unknown>, headers: Reco
 
 const rastreio = (loja: TestStore, query: string) => api('GET', `/pedidoRastreio?${query}`, { token: loja.token });
 
-describe('POST /pedidoRastreio/evento (CONTRACT.md section 4)', () => {
+describe('POST /pedidoRastreio/evento (docs/API.md section 4)', () => {
   let loja: TestStore;
   beforeAll(async () => {
     loja = await createStore();
@@ -171,7 +171,7 @@ describe('POST /pedidoRastreio/evento (CONTRACT.md section 4)', () => {
   });
 });
 
-describe('PUT /pedidoRastreio/evento/{hash} (CONTRACT.md section 4)', () => {
+describe('PUT /pedidoRastreio/evento/{hash} (docs/API.md section 4)', () => {
   let loja: TestStore;
   let outra: TestStore;
   beforeAll(async () => {
@@ -209,7 +209,7 @@ describe('PUT /pedidoRastreio/evento/{hash} (CONTRACT.md section 4)', () => {
   });
 });
 
-describe('GET /pedidoRastreio (spec 4.2)', () => {
+describe('GET /pedidoRastreio (docs/API.md section 4)', () => {
   let loja: TestStore;
   let outra: TestStore;
   const numeroPedido = `P-${unique()}`;

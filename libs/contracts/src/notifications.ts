@@ -4,7 +4,7 @@ import { TOPICS } from './topics';
 import type { PayloadClass } from './validate-message';
 
 /**
- * The events a store is notified of (spec 6.1, CONTRACT.md section 7): pushed to its webhook
+ * The events a store is notified of (docs/API.md section 7): pushed to its webhook
  * as `{evento, data}` or kept in its queue. `flag` is the registration field that turns each
  * on or off; `data` is the envelope's data, as published on `topic`.
  */

@@ -99,7 +99,7 @@ describe('atendimento', () => {
     expect(resumo).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
   });
 
-  it('publishes exactly the fields of spec 6.1', () => {
+  it('publishes exactly the fields of docs/API.md section 7', () => {
     expect(Object.keys(dadosPublicos(criado)).sort()).toEqual(['canal', 'dadosCliente', 'dataAbertura', 'idAtendimento', 'idLoja', 'status', 'tipo']);
     expect(Object.keys(dadosPublicos(mensagem('m1', 'entrada', 'oi'))).sort()).toEqual(['canal', 'dataHora', 'direcao', 'idAtendimento', 'idLoja', 'mensagem', 'remetente']);
     expect(Object.keys(dadosPublicos(encerrado)).sort()).toEqual(['canal', 'dataEncerramento', 'idAtendimento', 'idLoja', 'resumo', 'status']);

@@ -37,7 +37,7 @@ export interface DadosClienteAtendimento {
 export const REMETENTE_CLIENTE = 'cliente';
 
 /**
- * Stored events. Their data is spec 6.1's payload plus what only this service needs
+ * Stored events. Their data is docs/API.md section 7's payload plus what only this service needs
  * (`idPedido`, `idMensagem`), which `dadosPublicos` leaves out of what is published.
  */
 export type AtendimentoEvent =
@@ -167,7 +167,7 @@ export function evolveAtendimento(state: AtendimentoState, event: AtendimentoEve
 
 export const atendimentoDecider = { decide: decideAtendimento, evolve: evolveAtendimento, initialState: atendimentoInicial };
 
-/** The `data` each event carries on Kafka (and to webhooks): exactly the fields of spec 6.1. */
+/** The `data` each event carries on Kafka (and to webhooks): exactly the fields of docs/API.md section 7. */
 export function dadosPublicos(event: AtendimentoEvent): AtendimentoCriadoData | AtendimentoMensagemData | AtendimentoEncerradoData {
   switch (event.type) {
     case ATENDIMENTO_EVENTOS.criado: {

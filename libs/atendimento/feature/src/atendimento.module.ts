@@ -18,7 +18,7 @@ import { RegistrarMensagemHttpController } from './registrar-mensagem/registrar-
 const providers = [AtendimentoCommandsService, AtendimentosQueries, AgentesService, RastreioPedidos, ConversarHandler];
 
 /**
- * The public routes of support conversations and virtual agents (CONTRACT.md sections 5–6).
+ * The public routes of support conversations and virtual agents (docs/API.md sections 5–6).
  * The OpenAPI document is built from this module alone.
  */
 @Module({

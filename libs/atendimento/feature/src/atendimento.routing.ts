@@ -5,7 +5,7 @@ import { ATENDIMENTO_EVENTOS, dadosPublicos, type AtendimentoEvent } from '@tril
 const PUBLICOS: readonly string[] = Object.values(ATENDIMENTO_EVENTOS);
 
 /**
- * Conversation events go to atendimento.events.v1 with exactly spec 6.1's data (keyed by store
+ * Conversation events go to atendimento.events.v1 with exactly docs/API.md section 7's data (keyed by store
  * by the outbox, so one conversation's events stay in order); agent events stay private.
  */
 export const atendimentoRouting: OutboxRouting = (event) =>

@@ -21,7 +21,7 @@ export const DIRECOES = ['entrada', 'saida'] as const;
 /** The longest message of a conversation, in characters (code points), as HTTP and this event take it. */
 export const MENSAGEM_MAX = 4000;
 
-/** Timestamps in these payloads are UTC and end in Z (CONTRACT.md section 5). */
+/** Timestamps in these payloads are UTC and end in Z (docs/API.md section 5). */
 const UTC = /Z$/;
 
 export class DadosCliente {

@@ -26,7 +26,7 @@ export class LojaAtivadaData {
   @IsISO8601({ strict: true }) dataAtivacao: string;
 }
 
-/** Spec 6.1 leaves its payload open; CONTRACT.md section 7 fixes it: `{idLoja, dataRemocao}`. */
+/** Its payload is `{idLoja, dataRemocao}` (docs/API.md section 7). */
 export class AplicativoRemovidoData {
   @IsInt() @Min(1) idLoja: number;
   @IsISO8601({ strict: true }) dataRemocao: string;

@@ -1,7 +1,7 @@
 import { AGENDA_PADRAO, comJitter, lerAgenda, lerRetryAfter } from './agenda';
 
 describe('retry schedule', () => {
-  it('reads the default schedule of CONTRACT.md section 7', () => {
+  it('reads the default schedule of docs/API.md section 7', () => {
     expect(lerAgenda(AGENDA_PADRAO)).toEqual([10_000, 60_000, 300_000, 1_800_000, 7_200_000]);
   });
 

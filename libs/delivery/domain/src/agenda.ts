@@ -1,6 +1,6 @@
 /**
- * The retry schedule (CONTRACT.md section 7): the intervals between a failed attempt and the
- * next one, at most 5 (spec 6.1: "up to 5 further attempts, with increasing intervals").
+ * The retry schedule (docs/API.md section 7): the intervals between a failed attempt and the
+ * next one: at most 5, increasing.
  */
 export const AGENDA_PADRAO = '10s,1m,5m,30m,2h';
 export const MAX_TENTATIVAS_EXTRAS = 5;

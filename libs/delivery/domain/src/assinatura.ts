@@ -8,7 +8,7 @@ export function gerarSegredo(): string {
 }
 
 /**
- * `webhook-signature` of CONTRACT.md section 7 (Standard Webhooks): `v1,` and the base64
+ * `webhook-signature` of docs/API.md section 7 (Standard Webhooks): `v1,` and the base64
  * HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part
  * of the secret after `whsec_`.
  */

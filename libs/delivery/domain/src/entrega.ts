@@ -24,7 +24,7 @@ export interface Decisao {
 }
 
 /**
- * After an attempt (CONTRACT.md section 7): a 200 delivers; otherwise the next interval of the
+ * After an attempt (docs/API.md section 7): a 200 delivers; otherwise the next interval of the
  * schedule with ±10 % jitter (or the receiver's `Retry-After` on 429/503, capped at the
  * schedule's largest interval), and after the last one the event goes to the queue.
  * A manual resend of a finished delivery is one attempt outside the schedule: it can deliver,

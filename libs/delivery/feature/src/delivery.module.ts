@@ -21,7 +21,7 @@ import { nomesLocais } from './shared/nomes-locais';
 import { WebhookClient } from './shared/webhook.client';
 
 /**
- * The public routes of the delivery service (CONTRACT.md sections 7 and 8): what the OpenAPI
+ * The public routes of the delivery service (docs/API.md sections 7 and 8): what the OpenAPI
  * document is built from (tools/openapi/api-sources.ts).
  */
 @Module({

@@ -9,7 +9,7 @@ import { header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha
 const PASSED_BACK = ['content-type', 'location', 'cache-control', 'content-language', 'content-security-policy', 'referrer-policy'];
 /**
  * Longer than the longest wait a service makes on the caller's behalf: POST /webhook/novo
- * gives the store's URL 10 s to answer its verification (CONTRACT.md section 7), then answers.
+ * gives the store's URL 10 s to answer its verification (docs/API.md section 7), then answers.
  */
 const TIMEOUT_MS = 15_000;
 

@@ -8,7 +8,7 @@ export class LojaResponse {
 }
 
 export class LojaCriadaResponse extends LojaResponse {
-  @ApiProperty({ description: 'Código da conta (spec 4.1): mostrado só aqui; troque-o por tokens em GET /autenticacao/{codigo}.' })
+  @ApiProperty({ description: 'Código da conta: mostrado só aqui; troque-o por tokens em GET /autenticacao/{codigo}.' })
   codigo: string;
 }
 

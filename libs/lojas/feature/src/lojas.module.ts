@@ -17,7 +17,7 @@ import { LOJAS_OPTIONS, type LojasOptions } from './lojas.options';
 import { RemoverAplicativoHttpController } from './remover-aplicativo/remover-aplicativo.http.controller';
 
 /**
- * Stores and authentication (CONTRACT.md sections 1–2). Installs the bearer-token guard for
+ * Stores and authentication (docs/API.md sections 1–2). Installs the bearer-token guard for
  * every route of the app; routes marked @SemToken() opt out.
  */
 @Module({})

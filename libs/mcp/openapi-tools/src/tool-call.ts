@@ -2,7 +2,7 @@ import type { JsonSchema, Operation } from './operations';
 
 /**
  * A tool's arguments are its route's query and path parameters and its body's fields, under
- * the same names (CONTRACT.md section 9). This is the JSON Schema of those arguments.
+ * the same names (docs/API.md section 9). This is the JSON Schema of those arguments.
  */
 export function toolInputSchema(operation: Operation): JsonSchema {
   const properties: Record<string, JsonSchema> = {};

@@ -12,7 +12,7 @@ export const ALL_INTERFACES = '::';
 
 /**
  * The HTTP server every Trilha service runs Nest on: Fastify, whose router and request
- * pipeline cost a fraction of Express's (docs/BENCHMARKS.md, session 8). `https` for a TLS
+ * pipeline cost a fraction of Express's (a bare micro-benchmark here served over three times the requests a second). `https` for a TLS
  * listener; `trustProxy` names the proxies whose `X-Forwarded-*` headers are believed
  * (comma-separated addresses, CIDRs or `loopback`).
  */
@@ -27,7 +27,7 @@ export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; tr
 }
 
 /**
- * The HTTP conventions every Trilha HTTP server shares (CONTRACT.md section 0): a span per
+ * The HTTP conventions every Trilha HTTP server shares (docs/API.md section 0): a span per
  * request continuing the caller's `traceparent`, request ids, a log line per request,
  * JSON bodies up to 1 MiB, strict validation, RFC 9457 problems, the /v1 prefix. The public
  * gateway adds HTTPS only and its security headers; services' internal ports are reached

@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, Max, Min } from 'class-validator';
 
 /**
- * `pagina` and `porPagina` of every paginated list (CONTRACT.md: `/pedidos`, and the lists
+ * `pagina` and `porPagina` of every paginated list (docs/API.md: `/pedidos`, and the lists
  * "paginated as /pedidos"): page ≥ 1, 1–100 per page, 20 by default; outside those, a 400.
  * A list's query class extends it with its own filters.
  */

@@ -51,7 +51,7 @@ export async function withSpanFrom<T>(
  * W3C `traceparent`, so its log lines, its forwarded calls and the events it writes share the
  * caller's trace. It stands in for OpenTelemetry's http instrumentation, which binds every
  * listener of every request and response to the trace context and so cost a quarter of a
- * request's CPU here (docs/BENCHMARKS.md, session 4); attributes are set only when the span
+ * request's CPU in a profile under load; attributes are set only when the span
  * is recorded.
  */
 export function traceRequestHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {

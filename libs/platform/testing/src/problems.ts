@@ -1,7 +1,7 @@
 import type { ApiResponse } from './https-client';
 
 /**
- * An RFC 9457 problem document with this status (CONTRACT.md section 0): the problem media
+ * An RFC 9457 problem document with this status (docs/API.md section 0): the problem media
  * type, every member of the document, and no stack trace anywhere in it.
  */
 export function expectProblem(response: ApiResponse, status: number): void {

@@ -2,7 +2,7 @@ import { apiClient, clientAddress } from './https-client';
 import { eventually, PATIENCE_MS } from './service-logs';
 import { testStack } from './stack';
 
-/** A store created through the operator API (CONTRACT.md section 1) and its bearer token. */
+/** A store created through the operator API (docs/API.md section 1) and its bearer token. */
 export interface TestStore {
   idLoja: number;
   nome: string;
@@ -12,7 +12,7 @@ export interface TestStore {
   token: string;
 }
 
-/** What POST /webhook/novo answered (CONTRACT.md section 7). */
+/** What POST /webhook/novo answered (docs/API.md section 7). */
 export interface WebhookRegistration {
   idWebhook: string;
   url: string;
@@ -21,7 +21,7 @@ export interface WebhookRegistration {
   criadoEm: string;
 }
 
-/** What GET /fila/lista answers (CONTRACT.md section 8). */
+/** What GET /fila/lista answers (docs/API.md section 8). */
 export interface Queue {
   total: number;
   eventos: { idDocumento: string; evento: string; data: Record<string, unknown>; dataCriacao: string; entregaFalhou: boolean }[];

@@ -26,7 +26,7 @@ export type Answer =
   | { closeConnection: true }
   | { garbage: true };
 
-/** Whether a request is the verification call of a registration (CONTRACT.md section 7). */
+/** Whether a request is the verification call of a registration (docs/API.md section 7). */
 export function isVerification(request: ReceivedRequest): boolean {
   return (JSON.parse(request.body) as { evento: string }).evento === 'webhook.verificacao';
 }

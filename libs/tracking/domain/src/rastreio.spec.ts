@@ -22,7 +22,7 @@ function history(...eventos: Partial<NovoEvento>[]): PedidoEvent[] {
 
 const rastreioOf = (events: PedidoEvent[]): Rastreio => events.reduce<Rastreio | null>(evolveRastreio, null)!;
 
-describe('tracking record (spec 2.1, 4.2)', () => {
+describe('tracking record (docs/API.md section 4)', () => {
   it('lists events oldest first by their moment, whatever the registration order or offset', () => {
     const record = registroRastreio(rastreioOf(history(
       { dataHora: '2026-11-21T12:00:00-03:00', descricao: 'terceiro' }, // 15:00Z

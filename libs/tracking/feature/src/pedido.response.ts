@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { SITUACOES, type Pedido } from '@trilha/tracking-domain';
 import { ClientePedido, EnderecoPedido, ItemPedido, TIPOS_PEDIDO } from './salvar-pedido/salvar-pedido.request';
 
-/** An order as the API shows it (CONTRACT.md section 3). */
+/** An order as the API shows it (docs/API.md section 3). */
 export class PedidoResponse {
   @ApiProperty({ maxLength: 32, example: '01JDQ3Z8K6V0Q4M9X2T7R5B1NC' }) idPedido: string;
   @ApiProperty({ maxLength: 100 }) numeroPedido: string;

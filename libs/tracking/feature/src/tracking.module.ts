@@ -16,7 +16,7 @@ import { SalvarPedidoHttpController } from './salvar-pedido/salvar-pedido.http.c
 import { TRACKING_OPTIONS, type TrackingOptions } from './tracking.options';
 
 /**
- * Orders and manual shipment tracking (CONTRACT.md sections 3–4) and the public tracking page.
+ * Orders and manual shipment tracking (docs/API.md sections 3–4) and the public tracking page.
  * Needs the service's EventStoreModule (event store, data source).
  */
 @Module({})

@@ -15,7 +15,7 @@ interface ItemRow {
   total: number;
 }
 
-/** GET /fila/lista (spec 4.4, CONTRACT.md section 8): the store's pending items, oldest first; listing removes nothing. */
+/** GET /fila/lista (docs/API.md section 8): the store's pending items, oldest first; listing removes nothing. */
 @ApiTags('Fila')
 @ApiBearerAuth()
 @Controller('fila')

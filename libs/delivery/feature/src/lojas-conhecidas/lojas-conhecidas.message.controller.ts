@@ -10,7 +10,7 @@ export const LOJAS_CONHECIDAS_CONSUMER = 'delivery.lojas-conhecidas';
 /**
  * The delivery service's view of stores, built from `lojas.events.v1`: which stores exist and
  * are active, and when the app was removed from them. The removal is also a notification to
- * the store (spec 6.1), recorded in the same transaction: one commit per store event, not two.
+ * the store (docs/API.md section 7), recorded in the same transaction: one commit per store event, not two.
  */
 @Controller()
 export class LojasConhecidasMessageController {

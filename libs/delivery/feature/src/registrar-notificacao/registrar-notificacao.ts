@@ -7,7 +7,7 @@ import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared/banco'
 export type Destino = 'webhook' | 'fila' | 'desligado';
 
 /**
- * Records where a store's notification goes (CONTRACT.md section 7), in the consumer's
+ * Records where a store's notification goes (docs/API.md section 7), in the consumer's
  * transaction and without touching the network: a delivery for the dispatcher when the store
  * has a webhook that wants the event, nothing when its flag is off, the queue when the store
  * has no webhook. A delivery is due at once unless an earlier first attempt of the store is

@@ -13,7 +13,7 @@ import type { RegistrarWebhookRequest } from './registrar-webhook.request';
 const invalida = (mensagem: string, detail = mensagem) => new InvalidInputException([{ campo: 'url', mensagem }], detail);
 
 /**
- * POST /webhook/novo (spec 4.3, CONTRACT.md section 7): an https URL whose host resolves to an
+ * POST /webhook/novo (docs/API.md section 7): an https URL whose host resolves to an
  * address webhooks may reach, that answers a signed verification POST with 200 within 10 s.
  * Then it replaces the store's registration with a new secret; until then nothing is written.
  */

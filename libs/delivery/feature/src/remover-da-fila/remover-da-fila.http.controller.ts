@@ -11,7 +11,7 @@ export class RemovidoDaFilaResponse {
   @ApiProperty({ enum: [true] }) removido: true;
 }
 
-/** DELETE /fila/delete?codigo= (spec 4.5, CONTRACT.md section 8): removes one processed item of the store's queue. */
+/** DELETE /fila/delete?codigo= (docs/API.md section 8): removes one processed item of the store's queue. */
 @ApiTags('Fila')
 @ApiBearerAuth()
 @Controller('fila')

@@ -5,7 +5,7 @@ import { travarLojas } from '../shared/banco';
 import { COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada } from '../shared/fila';
 
 /**
- * DELETE /webhook: without a webhook every event goes to the queue (CONTRACT.md section 7), so
+ * DELETE /webhook: without a webhook every event goes to the queue (docs/API.md section 7), so
  * the deliveries still pending move there too, in the same transaction: nothing is lost.
  * A delivery whose attempt is in flight (it holds a lease) is left to that attempt, whose
  * outcome decides: a 200 delivers it, a failure sends it to the queue (EntregasDevidas.concluir),

@@ -17,7 +17,7 @@ export interface Destino {
   segredo: string;
 }
 
-/** One attempt as the deliveries log shows it (CONTRACT.md section 7, `tentativas`). */
+/** One attempt as the deliveries log shows it (docs/API.md section 7, `tentativas`). */
 export interface ResultadoEnvio {
   ok: boolean;
   dataHora: Date;
@@ -36,7 +36,7 @@ const duracao = new Histogram({
 });
 
 /**
- * Sends one signed webhook POST (CONTRACT.md section 7) and says what happened; it never
+ * Sends one signed webhook POST (docs/API.md section 7) and says what happened; it never
  * throws. Success is a 200 within 10 s; a redirect is not followed; anything else (another
  * status, a timeout, a refused or reset connection, garbage instead of HTTP, an untrusted
  * certificate, a forbidden address) is a failed attempt described in `erro`.

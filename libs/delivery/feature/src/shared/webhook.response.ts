@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** The four flags of the registration (spec 4.3, 6.1). */
+/** The four flags of the registration (docs/API.md section 7). */
 export class EventosWebhook {
   @ApiProperty({ description: 'atendimento.criado' }) atendimentoCriado: boolean;
   @ApiProperty({ description: 'atendimento.mensagem' }) atendimentoMensagem: boolean;

@@ -16,7 +16,7 @@ const countedLocally = new Counter({
 const WARN_EVERY_MS = 60_000;
 
 /**
- * Throttler storage: one counter per key and calendar minute (CONTRACT.md section 0), shared by
+ * Throttler storage: one counter per key and calendar minute (docs/API.md section 0), shared by
  * every gateway replica in Redis and expiring just after its minute ends. The throttler's own
  * `ttl` is ignored: windows are calendar minutes, not sliding ones.
  *

@@ -24,7 +24,7 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   /**
    * A forwarded request carries the route it matched: its counter is that route's, and its
-   * limit the route's own when it has one (CONTRACT.md: per endpoint).
+   * limit the route's own when it has one (docs/API.md: per endpoint).
    */
   protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
     const route = props.context.switchToHttp().getRequest<LimitedRequest>().limitedRoute;

@@ -8,7 +8,7 @@ const semChave = (body: RegistrarEventoRequest) => body.codigoRastreio == null &
 const UMA_CHAVE = 'informe ao menos um de codigoRastreio, chaveNFe ou identificador';
 const CHAVES = ['codigoRastreio', 'chaveNFe', 'identificador'];
 
-/** POST /pedidoRastreio/evento (CONTRACT.md section 4). */
+/** POST /pedidoRastreio/evento (docs/API.md section 4). */
 @ApiSchemaExtras({ anyOf: CHAVES.map((chave) => ({ required: [chave], properties: { [chave]: { type: 'string' } } })) })
 export class RegistrarEventoRequest extends IdentificacaoDoPedido {
   // At least one of the three keys; the first present is the volume's chaveEnvio.
