@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { enfileirar } from './fila';
 
 /** The queue item that tells a store its webhook was deactivated. */
-export const EVENTO_DESATIVADO = 'webhook.desativado';
+const EVENTO_DESATIVADO = 'webhook.desativado';
 
 interface Pendente {
   id_evento: string;
@@ -22,14 +22,14 @@ interface Pendente {
  * failure queues it); resends and recoveries waiting are dropped.
  * Only the registration `idWebhook` is deactivated: one registered since is left alone.
  */
-export async function desativarWebhook(manager: EntityManager, idLoja: number, idWebhook: string, motivo: string): Promise<boolean> {
+export async function desativarWebhook(manager: EntityManager, idLoja: number, idWebhook: string, motivo: string): Promise<void> {
   const [desativados]: [{ desativado_em: Date; url: string }[], number] = await manager.query(
     `UPDATE webhooks SET ativo = false, motivo_desativacao = $3, desativado_em = now()
      WHERE id_loja = $1 AND id_webhook = $2 AND ativo RETURNING desativado_em, url`,
     [idLoja, idWebhook, motivo],
   );
   const [desativado] = desativados;
-  if (!desativado) return false;
+  if (!desativado) return;
   await enfileirar(manager, [
     { idLoja, idEvento: randomUUID(), evento: EVENTO_DESATIVADO, data: { idLoja, url: desativado.url, motivo, desativadoEm: desativado.desativado_em.toISOString() }, entregaFalhou: false },
   ]);
@@ -41,5 +41,4 @@ export async function desativarWebhook(manager: EntityManager, idLoja: number, i
   pendentes.sort((a, b) => Number(a.posicao) - Number(b.posicao));
   await enfileirar(manager, pendentes.map((p) => ({ idLoja, idEvento: p.id_evento, evento: p.evento, data: p.data, entregaFalhou: true })));
   await manager.query(`UPDATE entregas SET proxima_em = NULL, manual = false, recuperar = false WHERE id_loja = $1 AND lease IS NULL AND (manual OR recuperar)`, [idLoja]);
-  return true;
 }
