@@ -70,7 +70,7 @@ async function createTopics(brokers, log) {
 }
 
 /** The environment each service runs with, as a platform team would set it. */
-function serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookRetrySchedule }) {
+function serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookSettings }) {
   const common = {
     DATABASE_URL: infra.databaseUrl,
     KAFKA_BROKERS: infra.kafkaBrokers,
@@ -104,7 +104,7 @@ function serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookRetr
         DATABASE_POOL_SIZE: '20',
         WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
         WEBHOOK_CA_FILE: tls.cert,
-        ...(webhookRetrySchedule && { WEBHOOK_RETRY_SCHEDULE: webhookRetrySchedule }),
+        ...webhookSettings,
       });
     }
     return [service, env];
@@ -166,9 +166,9 @@ export async function startService(stack, service, { name = service, env = {} } 
 /**
  * Starts everything. Returns what a user or a test needs: the base URL, the admin key, the
  * certificate to trust, each service's environment and log file, and `stop()`.
- * `webhookRetrySchedule` replaces the delivery service's default (tests compress it).
+ * `webhookSettings` (WEBHOOK_* variables) replace the delivery service's defaults (tests compress its times).
  */
-export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info', webhookRetrySchedule }) {
+export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info', webhookSettings = {} }) {
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   await ensureInfraInstalled({ log });
   const infra = await startInfra({ dataDir: join(dataDir, 'infra'), ports, log, fast });
@@ -181,7 +181,7 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
   try {
     const secrets = localSecrets(dataDir);
     const tls = localCertificate(dataDir, log);
-    stack.env = serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookRetrySchedule });
+    stack.env = serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookSettings });
     // Kept so one-off service commands (tools/service-command.mjs) run with the same settings.
     mkdirSync(join(dataDir, 'env'), { recursive: true, mode: 0o700 });
     for (const service of SERVICES) writeFileSync(join(dataDir, 'env', `${service}.json`), JSON.stringify(stack.env[service], null, 2), { mode: 0o600 });

@@ -17,9 +17,11 @@ const say = (line) => process.stderr.write(`» ${line}\n`);
 
 const schemathesis = ensureSchemathesis(say);
 say(`starting the test stack in ${dataDir}`);
-// Webhook retries on a compressed schedule (the default is 10s,1m,5m,30m,2h), so the tests can
-// see all five of them.
-const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line), webhookRetrySchedule: '500ms,1s,1500ms,2s,2500ms' });
+// Webhook times compressed so the tests can see them pass: retries (the default is
+// 10s,1m,5m,30m,2h), so all five are seen; a rotation's overlap (24h); and how long every
+// attempt must fail before the webhook is deactivated (5d), longer than any other test's failures.
+const webhookSettings = { WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1500ms,2s,2500ms', WEBHOOK_SECRET_OVERLAP: '5s', WEBHOOK_DISABLE_AFTER: '30s' };
+const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line), webhookSettings });
 
 // Fault tests ask this process to stop, start or restart a component of the stack:
 // POST /stop/<kafka|postgres|redis>, POST /start/<…>, POST /restart/<…>?downMs=…

@@ -155,6 +155,7 @@ describe('values.schema.json', () => {
     [UMBRELLA, 'global.kafka.sasl.mechanism', 'gssapi', "value must be one of '', 'plain', 'scram-sha-256', 'scram-sha-512'"],
     [UMBRELLA, 'global.kafka.tls.ca.secret', 'kafka-ca', "additional properties 'secret' not allowed"],
     ['delivery-service', 'webhooks.retrySchedule', 'every 10s', 'retrySchedule'],
+    ['delivery-service', 'webhooks.disableAfter', '5 dias', 'disableAfter'],
   ])('of %s rejects %s', (chart, key, value, message) => {
     const error = charts.renderError(chart, { values: ['ci/minimal-values.yaml'], set: { [key]: value } });
     expect(error).toContain('values don\'t meet the specifications of the schema');
@@ -592,7 +593,7 @@ describe('Kafka over TLS with SASL', () => {
 });
 
 describe('the delivery service', () => {
-  it('gets its production settings from its values: pool size, retry schedule, allowed networks, webhook CA', () => {
+  it('gets its production settings from its values: pool size, retry schedule, deactivation, secret overlap, allowed networks, webhook CA', () => {
     const objects = scenario(UMBRELLA, 'ci/kafka-security-values.yaml');
     const deployment = named<IDeployment>(objects, 'Deployment', 'trilha-delivery-service').spec!.template.spec!;
     const job = named<IJob>(objects, 'Job', 'trilha-delivery-service-migrations').spec!.template.spec!;
@@ -600,6 +601,8 @@ describe('the delivery service', () => {
       expect(spec.containers[0].env).toEqual(expect.arrayContaining([
         { name: 'DATABASE_POOL_SIZE', value: '20' },
         { name: 'WEBHOOK_RETRY_SCHEDULE', value: '10s,1m,5m,30m,2h' },
+        { name: 'WEBHOOK_DISABLE_AFTER', value: '5d' },
+        { name: 'WEBHOOK_SECRET_OVERLAP', value: '24h' },
         { name: 'WEBHOOK_ALLOWED_CIDRS', value: '10.20.0.0/16' },
         { name: 'WEBHOOK_CA_FILE', value: '/etc/trilha/webhook-ca/ca-bundle.crt' },
       ]));

@@ -276,6 +276,8 @@ const trackingExtra = {
 };
 const webhooks = obj('Webhook delivery.', {
   retrySchedule: str('WEBHOOK_RETRY_SCHEDULE: waits before each further attempt, at most 5, e.g. 10s,1m,5m,30m,2h. Empty: the service default.', { pattern: '^$|^\\s*[0-9.]+(ms|s|m|h)(\\s*,\\s*[0-9.]+(ms|s|m|h)){0,4}\\s*$' }),
+  disableAfter: str('WEBHOOK_DISABLE_AFTER: how long every attempt must fail before the webhook is deactivated, e.g. 5d. Empty: the service default.', { pattern: '^$|^\\s*[0-9.]+(ms|s|m|h|d)\\s*$' }),
+  secretOverlap: str('WEBHOOK_SECRET_OVERLAP: how long the previous secret still signs after a rotation, e.g. 24h. Empty: the service default.', { pattern: '^$|^\\s*[0-9.]+(ms|s|m|h|d)\\s*$' }),
   allowedCidrs: list('WEBHOOK_ALLOWED_CIDRS: networks webhook URLs may resolve to although not public. Empty in production.', { type: 'string', pattern: '^[0-9a-fA-F.:]+/[0-9]+$' }),
   ca: fileSource('WEBHOOK_CA_FILE: CA bundle (PEM) trusted for webhook TLS besides the system CAs.'),
 });

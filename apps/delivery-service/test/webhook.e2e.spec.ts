@@ -60,6 +60,7 @@ describe('POST /webhook/novo (docs/API.md section 7)', () => {
       eventos: { atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: true },
       segredo: expect.stringMatching(/^whsec_/),
       criadoEm: expect.stringMatching(/Z$/),
+      saude: { ultimaEntrega: null, ultimaFalha: null, ultimoErro: null, falhasSeguidas: 0, taxaSucesso24h: null, ativo: true, motivoDesativacao: null, dataDesativacao: null },
     });
     const [verificacao] = receiver.requests('/registro');
     const body = new StandardWebhook(response.body.segredo).verify(verificacao.body, verificacao.headers as Record<string, string>);

@@ -64,6 +64,9 @@ describe('trilha-referencia over stdio', () => {
     for (const evento of ['atendimento.criado', 'atendimento.mensagem', 'atendimento.encerrado', 'aplicativo.removido']) expect(text).toContain(`### ${evento}`);
     for (const field of ['dataAbertura', 'dadosCliente', 'remetente', 'dataEncerramento', 'resumo', 'dataRemocao']) expect(text).toContain(`"${field}"`);
     for (const topic of ['webhook-signature', 'HMAC-SHA256', 'whsec_', '10 s', 'novas tentativas', '/fila/lista', '/fila/delete']) expect(text).toContain(topic);
+    for (const topic of ['410 Gone', 'webhook.desativado', 'taxaSucesso24h', 'POST /webhook/ativar', 'POST /webhook/segredo/rotacionar', 'POST /webhook/entregas/recuperar']) {
+      expect(text).toContain(topic);
+    }
   });
 
   it('writes nothing but protocol to stdout and no errors to stderr', () => {

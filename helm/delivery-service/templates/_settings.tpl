@@ -5,6 +5,14 @@
 - name: WEBHOOK_RETRY_SCHEDULE
   value: {{ . | quote }}
 {{- end }}
+{{- with .Values.webhooks.disableAfter }}
+- name: WEBHOOK_DISABLE_AFTER
+  value: {{ . | quote }}
+{{- end }}
+{{- with .Values.webhooks.secretOverlap }}
+- name: WEBHOOK_SECRET_OVERLAP
+  value: {{ . | quote }}
+{{- end }}
 {{- with .Values.webhooks.allowedCidrs }}
 - name: WEBHOOK_ALLOWED_CIDRS
   value: {{ join "," . | quote }}

@@ -1,4 +1,4 @@
-import { AGENDA_PADRAO, comJitter, lerAgenda, lerRetryAfter } from './agenda';
+import { AGENDA_PADRAO, comJitter, lerAgenda, lerDuracao, lerRetryAfter } from './agenda';
 
 describe('retry schedule', () => {
   it('reads the default schedule of docs/API.md section 7', () => {
@@ -17,6 +17,13 @@ describe('retry schedule', () => {
     ['1m,10s', /must not decrease/],
   ])('refuses %p', (texto, reason) => {
     expect(() => lerAgenda(texto)).toThrow(reason);
+  });
+
+  it('reads a duration, in days too', () => {
+    expect(lerDuracao('5d')).toBe(432_000_000);
+    expect(lerDuracao(' 24h ')).toBe(86_400_000);
+    expect(() => lerDuracao('5 dias')).toThrow(/"5 dias"/);
+    expect(() => lerDuracao('0s')).toThrow(/longer than zero/);
   });
 
   it('spreads an interval by ±10 %', () => {

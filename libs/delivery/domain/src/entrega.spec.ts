@@ -22,6 +22,11 @@ describe('after an attempt', () => {
     expect(decidirAposTentativa(pendente(5), { ok: true }, agenda, agora, 0.5)).toMatchObject({ status: 'entregue', tentativas: 6 });
   });
 
+  it('ends the delivery at once on 410 Gone, queueing the event', () => {
+    expect(decidirAposTentativa(pendente(0), { ok: false, statusHttp: 410 }, agenda, agora, 0.5)).toEqual({ status: 'falhou', tentativas: 1, proximaEm: null, paraFila: true });
+    expect(decidirAposTentativa(pendente(2), { ok: false, statusHttp: 404 }, agenda, agora, 0.5)).toMatchObject({ status: 'pendente', tentativas: 3 });
+  });
+
   it('honours Retry-After within the largest interval of the schedule', () => {
     expect(decidirAposTentativa(pendente(0), { ok: false, retryAfterMs: 45_000 }, agenda, agora, 0.5).proximaEm! - agora).toBe(45_000);
     expect(decidirAposTentativa(pendente(1), { ok: false, retryAfterMs: 86_400_000 }, agenda, agora, 0.5).proximaEm! - agora).toBe(7_200_000);

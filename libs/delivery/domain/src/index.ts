@@ -3,3 +3,4 @@ export * from './assinatura';
 export * from './endereco';
 export * from './entrega';
 export * from './eventos';
+export * from './saude';

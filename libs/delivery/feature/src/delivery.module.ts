@@ -1,12 +1,16 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { AtivarWebhookHandler } from './ativar-webhook/ativar-webhook.handler';
+import { AtivarWebhookHttpController } from './ativar-webhook/ativar-webhook.http.controller';
 import { ConsultarWebhookHttpController } from './consultar-webhook/consultar-webhook.http.controller';
 import { Despachante, LEASE_MS } from './despachar-entregas/despachante';
 import { EntregasDevidas } from './despachar-entregas/entregas-devidas';
 import { ListarEntregasHttpController } from './listar-entregas/listar-entregas.http.controller';
 import { ListarFilaHttpController } from './listar-fila/listar-fila.http.controller';
 import { LojasConhecidasMessageController } from './lojas-conhecidas/lojas-conhecidas.message.controller';
+import { RecuperarEntregasHandler } from './recuperar-entregas/recuperar-entregas.handler';
+import { RecuperarEntregasHttpController } from './recuperar-entregas/recuperar-entregas.http.controller';
 import { ReenviarEntregaHandler } from './reenviar-entrega/reenviar-entrega.handler';
 import { ReenviarEntregaHttpController } from './reenviar-entrega/reenviar-entrega.http.controller';
 import { RegistrarNotificacaoMessageController } from './registrar-notificacao/registrar-notificacao.message.controller';
@@ -15,9 +19,12 @@ import { RegistrarWebhookHttpController } from './registrar-webhook/registrar-we
 import { RemoverDaFilaHttpController } from './remover-da-fila/remover-da-fila.http.controller';
 import { RemoverWebhookHandler } from './remover-webhook/remover-webhook.handler';
 import { RemoverWebhookHttpController } from './remover-webhook/remover-webhook.http.controller';
+import { RotacionarSegredoHandler } from './rotacionar-segredo/rotacionar-segredo.handler';
+import { RotacionarSegredoHttpController } from './rotacionar-segredo/rotacionar-segredo.http.controller';
 import { DELIVERY_OPTIONS, type DeliveryOptions } from './shared/delivery.options';
 import { EnderecoGuard } from './shared/endereco.guard';
 import { nomesLocais } from './shared/nomes-locais';
+import { VerificacaoUrl } from './shared/verificacao';
 import { WebhookClient } from './shared/webhook.client';
 
 /**
@@ -29,12 +36,23 @@ import { WebhookClient } from './shared/webhook.client';
     RegistrarWebhookHttpController,
     ConsultarWebhookHttpController,
     RemoverWebhookHttpController,
+    AtivarWebhookHttpController,
+    RotacionarSegredoHttpController,
     ListarEntregasHttpController,
     ReenviarEntregaHttpController,
+    RecuperarEntregasHttpController,
     ListarFilaHttpController,
     RemoverDaFilaHttpController,
   ],
-  providers: [RegistrarWebhookHandler, RemoverWebhookHandler, ReenviarEntregaHandler],
+  providers: [
+    VerificacaoUrl,
+    RegistrarWebhookHandler,
+    RemoverWebhookHandler,
+    AtivarWebhookHandler,
+    RotacionarSegredoHandler,
+    ReenviarEntregaHandler,
+    RecuperarEntregasHandler,
+  ],
 })
 export class DeliveryHttpModule {}
 
@@ -69,7 +87,7 @@ export class DeliveryModule {
       providers: [
         {
           provide: EntregasDevidas,
-          useFactory: (dataSource: DataSource) => new EntregasDevidas(dataSource, options.agendaMs, LEASE_MS),
+          useFactory: (dataSource: DataSource) => new EntregasDevidas(dataSource, options.agendaMs, LEASE_MS, options.desativarAposMs),
           inject: [getDataSourceToken()],
         },
         {

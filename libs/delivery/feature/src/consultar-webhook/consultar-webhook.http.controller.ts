@@ -4,7 +4,7 @@ import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTag
 import type { DataSource } from 'typeorm';
 import { IdLoja } from '@trilha/http';
 import { WebhookResponse } from '../shared/webhook.response';
-import { webhookDaLoja, webhookResponse } from '../shared/webhooks';
+import { webhookComSaude, webhookResponse } from '../shared/webhooks';
 
 @ApiTags('Webhook')
 @ApiBearerAuth()
@@ -13,11 +13,11 @@ export class ConsultarWebhookHttpController {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   @Get()
-  @ApiOperation({ operationId: 'consultarWebhook', summary: 'O webhook cadastrado da loja (sem o segredo).' })
+  @ApiOperation({ operationId: 'consultarWebhook', summary: 'O webhook cadastrado da loja (sem o segredo) e a saúde do endpoint: últimas entregas e falhas, taxa de sucesso, se está ativo.' })
   @ApiOkResponse({ type: WebhookResponse })
   @ApiNotFoundResponse({ description: 'A loja não tem webhook cadastrado.' })
   async consultar(@IdLoja() idLoja: number): Promise<WebhookResponse> {
-    const webhook = await webhookDaLoja(this.dataSource, idLoja);
+    const webhook = await webhookComSaude(this.dataSource, idLoja);
     if (!webhook) throw new NotFoundException('A loja não tem webhook cadastrado.');
     return webhookResponse(webhook);
   }

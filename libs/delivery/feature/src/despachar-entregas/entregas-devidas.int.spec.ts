@@ -4,6 +4,7 @@ import type { EventEnvelope } from '@trilha/contracts';
 import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
 import { testStack } from '@trilha/testing';
 import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
+import { WebhooksSaudeRotacaoRecuperacao1732000000400 } from '../migrations/1732000000400-webhooks-saude-rotacao-recuperacao';
 import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
 import { RemoverWebhookHandler } from '../remover-webhook/remover-webhook.handler';
 import type { ResultadoEnvio } from '../shared/webhook.client';
@@ -17,7 +18,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => {
   const stack = testStack();
   const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [WebhooksEntregasFila1732000000300] };
+  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000400] };
   let dataSource: DataSource;
   let entregas: EntregasDevidas;
   let lojas = 0;
@@ -25,7 +26,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
   beforeAll(async () => {
     await migrate(database);
     dataSource = await new DataSource(dataSourceOptions(database)).initialize();
-    entregas = new EntregasDevidas(dataSource, AGENDA, 60_000);
+    entregas = new EntregasDevidas(dataSource, AGENDA, 60_000, 86_400_000);
   });
 
   afterAll(async () => {
@@ -64,7 +65,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
 
   it('makes a store’s first attempts one after another, in the order of its events, whatever their outcome', async () => {
     // A first retry after 1 s (± 10 %): long enough not to come due during the first claims.
-    const lentas = new EntregasDevidas(dataSource, [1000, 2000], 60_000);
+    const lentas = new EntregasDevidas(dataSource, [1000, 2000], 60_000, 86_400_000);
     const claim = async () => daLoja((await lentas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
     const idLoja = await lojaComWebhook();
     const eventos = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
@@ -98,7 +99,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
   });
 
   it('makes an attempt whose lease ended due again, and ignores the late outcome of the old claim', async () => {
-    const curtas = new EntregasDevidas(dataSource, AGENDA, 200);
+    const curtas = new EntregasDevidas(dataSource, AGENDA, 200, 86_400_000);
     const idLoja = await lojaComWebhook();
     await registrar(idLoja);
     const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
@@ -175,7 +176,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     });
 
     it('queues a delivery whose attempt never reported (its replica died) when it is claimed again', async () => {
-      const curtas = new EntregasDevidas(dataSource, AGENDA, 200);
+      const curtas = new EntregasDevidas(dataSource, AGENDA, 200, 86_400_000);
       const idLoja = await lojaComWebhook();
       const evento = await registrar(idLoja);
       const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);

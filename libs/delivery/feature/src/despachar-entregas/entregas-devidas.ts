@@ -1,9 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { corpoNotificacao, decidirAposTentativa, type EstadoEntrega, type FlagsEvento } from '@trilha/delivery-domain';
+import { corpoNotificacao, decidirAposTentativa, type EstadoEntrega } from '@trilha/delivery-domain';
 import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared/banco';
 import { COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada } from '../shared/fila';
 import type { ResultadoEnvio } from '../shared/webhook.client';
-import type { Webhook } from '../shared/webhooks';
+import { webhookFromRow, type Webhook, type WebhookRow } from '../shared/webhooks';
+import { registrarSaude } from './saude-endpoints';
 
 /** A claimed attempt: the delivery as it was when claimed, and where it goes. */
 export interface Reivindicada {
@@ -13,12 +14,14 @@ export interface Reivindicada {
   corpo: string;
   traceparent: string | null;
   estado: EstadoEntrega;
+  /** Part of a bulk recovery: its end makes the store's next recovered delivery due. */
+  recuperar: boolean;
   /** The claim's token: only the holder of the current lease may end the attempt. */
   lease: string;
   webhook: Webhook;
 }
 
-/** A claimed delivery whose store has no webhook any more. */
+/** A claimed delivery whose store has no active webhook any more. */
 export interface Orfa {
   idEntrega: string;
   idLoja: number;
@@ -38,9 +41,8 @@ export interface Concluida {
 }
 
 /** A row of the claim: the claimed delivery and its store's webhook (nulls when nothing was claimed), and the scan's figures. */
-interface ClaimRow {
+interface ClaimRow extends Omit<WebhookRow, 'url'> {
   id_entrega: string;
-  id_loja: number;
   id_evento: string;
   evento: string;
   data: object;
@@ -48,12 +50,9 @@ interface ClaimRow {
   status: EstadoEntrega['status'];
   tentativas: number;
   manual: boolean;
+  recuperar: boolean;
   lease: string;
-  id_webhook: string;
   url: string | null;
-  eventos: FlagsEvento;
-  segredo: string;
-  criado_em: Date;
   candidatas: number;
   proxima_em_ms: string | null;
 }
@@ -74,6 +73,7 @@ export class EntregasDevidas {
     private readonly dataSource: DataSource,
     private readonly agendaMs: number[],
     private readonly leaseMs: number,
+    private readonly desativarAposMs: number,
   ) {}
 
   /**
@@ -104,20 +104,21 @@ export class EntregasDevidas {
        ), reivindicadas AS (
          UPDATE entregas e SET proxima_em = now() + make_interval(secs => $6), lease = gen_random_uuid()
          FROM escolhidas WHERE e.id_entrega = escolhidas.id_entrega
-         RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.status, e.tentativas, e.manual, e.lease
+         RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.status, e.tentativas, e.manual, e.recuperar, e.lease
        )
-       SELECT r.*, w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, meta.candidatas, meta.proxima_em_ms
+       SELECT r.*, w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate,
+              meta.candidatas, meta.proxima_em_ms
        FROM (
          SELECT (SELECT count(*)::int FROM candidatas) AS candidatas,
                 (SELECT extract(epoch FROM (min(proxima_em) - now())) * 1000 FROM entregas WHERE proxima_em > now()) AS proxima_em_ms
        ) meta
-       LEFT JOIN (reivindicadas r LEFT JOIN webhooks w USING (id_loja)) ON true`,
+       LEFT JOIN (reivindicadas r LEFT JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON true`,
       [lotadas, limite, parciais, parciais.map((id) => livres.get(id)), porLoja, this.leaseMs / 1000],
     );
     const [{ candidatas, proxima_em_ms }] = rows;
     const claimed = rows.filter((row) => row.id_entrega !== null);
-    // Removing a webhook leaves a delivery in flight to its attempt; if that attempt never
-    // reported (its replica died), the delivery comes due again without a webhook to go to.
+    // Removing or deactivating a webhook leaves a delivery in flight to its attempt; if that
+    // attempt never reported (its replica died), the delivery comes due again with nowhere to go.
     const orfas = claimed.filter((row) => row.url === null).map((row): Orfa => ({ idEntrega: row.id_entrega, idLoja: row.id_loja, lease: row.lease }));
     const reivindicadas = claimed.flatMap((row): Reivindicada[] => {
       if (row.url === null) return [];
@@ -128,24 +129,25 @@ export class EntregasDevidas {
         corpo: corpoNotificacao(row.evento, row.data),
         traceparent: row.traceparent,
         estado: { status: row.status, tentativas: row.tentativas, manual: row.manual },
+        recuperar: row.recuperar,
         lease: row.lease,
-        webhook: { idLoja: row.id_loja, idWebhook: row.id_webhook, url: row.url, eventos: row.eventos, segredo: row.segredo, criadoEm: row.criado_em },
+        webhook: webhookFromRow({ ...row, url: row.url }),
       }];
     });
     return { reivindicadas, orfas, cheio: candidatas === limite, proximaEmMs: proxima_em_ms === null ? undefined : Number(proxima_em_ms) };
   }
 
   /**
-   * Sends claimed deliveries whose store has no webhook to the queue, as the webhook's removal
-   * would have; one whose store registered a webhook again meanwhile keeps its lease and is
-   * attempted when the lease ends.
+   * Sends claimed deliveries whose store has no active webhook to the queue, as the webhook's
+   * removal would have; one whose store registered or reactivated a webhook meanwhile keeps its
+   * lease and is attempted when the lease ends.
    */
   async enfileirarOrfas(orfas: Orfa[]): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await travarLojas(manager, orfas.map((orfa) => orfa.idLoja));
       const [retiradas]: [EntregaRetirada[], number] = await manager.query(
         `DELETE FROM entregas e USING unnest($1::uuid[], $2::uuid[]) AS o(id_entrega, lease)
-         WHERE e.id_entrega = o.id_entrega AND e.lease = o.lease AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = e.id_loja)
+         WHERE e.id_entrega = o.id_entrega AND e.lease = o.lease AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = e.id_loja AND w.ativo)
          RETURNING ${COLUNAS_RETIRADA}`,
         [orfas.map((orfa) => orfa.idEntrega), orfas.map((orfa) => orfa.lease)],
       );
@@ -155,14 +157,16 @@ export class EntregasDevidas {
 
   /**
    * Records a batch of finished attempts. Returns whether it made something due soon (a
-   * store's next first attempt, or a retry), for the dispatcher to look again.
+   * store's next first attempt or recovered delivery, or a retry), for the dispatcher to look again.
+   * Then the endpoints' health, which may deactivate a webhook (registrarSaude): that comes after
+   * the deliveries' outcome, so the event that got the 410 is queued before the later ones.
    */
   async concluir(lote: Concluida[]): Promise<boolean> {
     // A retry's interval counts from the end of the failed attempt.
     const decisoes = lote.map(({ entrega, resultado }) =>
       decidirAposTentativa(
         entrega.estado,
-        resultado.ok ? { ok: true } : { ok: false, retryAfterMs: resultado.retryAfterMs },
+        resultado.ok ? { ok: true } : { ok: false, statusHttp: resultado.statusHttp, retryAfterMs: resultado.retryAfterMs },
         this.agendaMs,
         resultado.dataHora.getTime() + resultado.duracaoMs,
         Math.random(),
@@ -171,31 +175,32 @@ export class EntregasDevidas {
     const retentativas = decisoes.some((decisao) => decisao.proximaEm !== null);
     return this.dataSource.transaction(async (manager) => {
       await travarLojas(manager, lote.map(({ entrega }) => entrega.idLoja));
-      // One statement: the attempts, the deliveries' next state, the queue, and for each store
-      // whose first attempt this was (whatever its outcome), its next first attempt made due.
-      // That one is read from the statement's snapshot, where the attempt just ended still
-      // holds its lease, so it is never the row being updated here.
+      // One statement: the attempts, the deliveries' next state, the queue (a resent or recovered
+      // event that is delivered leaves it), and for each store whose first attempt or recovered
+      // delivery this was (whatever its outcome), its next one made due. That one is read from
+      // the statement's snapshot, where the attempt just ended still holds its lease, so it is
+      // never the row being updated here.
       const [{ liberadas }] = await consultaPreparada<{ liberadas: number }>(
         manager,
         'concluir',
         `WITH decididas AS (
            SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::smallint[], $5::timestamptz[], $6::boolean[], $7::boolean[],
-                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[])
-             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja)
+                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[])
+             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar)
          ), d AS (
-           -- The store removed its webhook during the attempt (RemoverWebhookHandler leaves a
+           -- The store removed its webhook, or it was deactivated, during the attempt (both leave a
            -- delivery in flight to its attempt): a failed attempt is its last, and the event goes
            -- to the queue; a 200 delivered it. Never both.
-           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro,
+           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.manual, d.recuperar,
                   CASE WHEN removido THEN 'falhou' ELSE d.status END AS status,
                   CASE WHEN removido THEN NULL ELSE d.proxima_em END AS proxima_em,
                   d.para_fila OR removido AS para_fila
            FROM decididas d
-           CROSS JOIN LATERAL (SELECT d.status = 'pendente' AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = d.id_loja) AS removido) r
+           CROSS JOIN LATERAL (SELECT d.status = 'pendente' AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = d.id_loja AND w.ativo) AS removido) r
          ), atualizadas AS (
            UPDATE entregas e
            SET status = d.status, tentativas = d.tentativas, numero_tentativas = e.numero_tentativas + 1,
-               proxima_em = d.proxima_em, lease = NULL, manual = false
+               proxima_em = d.proxima_em, lease = NULL, manual = false, recuperar = false
            FROM d WHERE e.id_entrega = d.id_entrega AND e.lease = d.lease
            RETURNING e.id_entrega, e.numero_tentativas, e.id_loja, e.id_evento, e.evento, e.data
          ), registradas AS (
@@ -207,6 +212,20 @@ export class EntregasDevidas {
            SELECT a.id_loja, a.id_evento, a.evento, a.data, true
            FROM atualizadas a JOIN d USING (id_entrega) WHERE d.para_fila
            ON CONFLICT (id_evento) DO NOTHING
+         ), desenfileiradas AS (
+           UPDATE fila f SET removido_em = clock_timestamp()
+           FROM atualizadas a JOIN d USING (id_entrega)
+           WHERE d.manual AND d.status = 'entregue' AND f.id_evento = a.id_evento AND f.removido_em IS NULL
+         ), recuperacoes AS (
+           UPDATE entregas e SET proxima_em = now()
+           FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.recuperar) l
+           CROSS JOIN LATERAL (
+             SELECT id_entrega FROM entregas w
+             WHERE w.id_loja = l.id_loja AND w.recuperar AND w.proxima_em IS NULL AND w.lease IS NULL
+             ORDER BY w.posicao LIMIT 1
+           ) proxima
+           WHERE e.id_entrega = proxima.id_entrega
+           RETURNING 1
          ), liberadas AS (
            UPDATE entregas e SET proxima_em = now()
            FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.primeira) l
@@ -217,8 +236,10 @@ export class EntregasDevidas {
            ) proxima
            WHERE e.id_entrega = proxima.id_entrega
            RETURNING 1
+         ), devidas AS (
+           SELECT 1 FROM liberadas UNION ALL SELECT 1 FROM recuperacoes
          )
-         SELECT (SELECT count(*)::int FROM liberadas) AS liberadas, (SELECT pg_notify($12, '') FROM liberadas LIMIT 1) AS aviso`,
+         SELECT (SELECT count(*)::int FROM devidas) AS liberadas, (SELECT pg_notify($12, '') FROM devidas LIMIT 1) AS aviso`,
         [
           lote.map(({ entrega }) => entrega.idEntrega),
           lote.map(({ entrega }) => entrega.lease),
@@ -233,7 +254,22 @@ export class EntregasDevidas {
           lote.map(({ resultado }) => resultado.erro),
           CANAL_ENTREGAS,
           lote.map(({ entrega }) => entrega.idLoja),
+          lote.map(({ entrega }) => entrega.estado.manual),
+          lote.map(({ entrega }) => entrega.recuperar),
         ],
+      );
+      await registrarSaude(
+        manager,
+        lote.map(({ entrega, resultado }) => ({
+          idLoja: entrega.idLoja,
+          idWebhook: entrega.webhook.idWebhook,
+          ok: resultado.ok,
+          em: resultado.dataHora.getTime(),
+          statusHttp: resultado.statusHttp,
+          erro: resultado.erro,
+        })),
+        this.desativarAposMs,
+        Date.now(),
       );
       return liberadas > 0 || retentativas;
     });

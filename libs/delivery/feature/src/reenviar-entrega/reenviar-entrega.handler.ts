@@ -26,7 +26,9 @@ export class ReenviarEntregaHandler {
         [idEntrega, idLoja],
       );
       if (!entrega) throw naoEncontrada();
-      if (!(await webhookDaLoja(manager, idLoja))) throw new ConflictException('A loja não tem webhook cadastrado; cadastre um em POST /webhook/novo.');
+      const webhook = await webhookDaLoja(manager, idLoja);
+      if (!webhook) throw new ConflictException('A loja não tem webhook cadastrado; cadastre um em POST /webhook/novo.');
+      if (!webhook.ativo) throw new ConflictException('O webhook da loja está desativado; reative-o em POST /webhook/ativar.');
       if (entrega.lease === null && !(entrega.status === 'pendente' && entrega.tentativas === 0)) {
         await manager.query(`UPDATE entregas SET proxima_em = now(), manual = (status <> 'pendente') WHERE id_entrega = $1`, [idEntrega]);
         await avisarEntregas(manager);

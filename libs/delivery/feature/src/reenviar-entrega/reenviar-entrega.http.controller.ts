@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
 import { EntregaResponse } from '../listar-entregas/entrega.response';
 import { ReenviarEntregaHandler } from './reenviar-entrega.handler';
@@ -14,6 +14,7 @@ export class ReenviarEntregaHttpController {
   @HttpCode(202)
   @ApiOperation({ operationId: 'reenviarEntrega', summary: 'Envia a entrega de novo, agora.' })
   @ApiAcceptedResponse({ type: EntregaResponse, description: 'A entrega como está; a nova tentativa aparece nela quando feita.' })
+  @ApiConflictResponse({ description: 'A loja não tem webhook cadastrado, ou ele está desativado.' })
   reenviar(@IdLoja() idLoja: number, @Param('idEntrega') idEntrega: string): Promise<EntregaResponse> {
     return this.handler.execute(idLoja, idEntrega);
   }

@@ -9,9 +9,11 @@ export type Destino = 'webhook' | 'fila' | 'desligado';
 /**
  * Records where a store's notification goes (docs/API.md section 7), in the consumer's
  * transaction and without touching the network: a delivery for the dispatcher when the store
- * has a webhook that wants the event, nothing when its flag is off, the queue when the store
- * has no webhook. A delivery is due at once unless an earlier first attempt of the store is
- * still to be made; then it waits its turn (the dispatcher makes it due).
+ * has an active webhook that wants the event, nothing when its flag is off, the queue when the
+ * store has no webhook. A delivery is due at once unless an earlier first attempt of the store is
+ * still to be made; then it waits its turn (the dispatcher makes it due). While the webhook is
+ * deactivated (410 Gone, or failing too long) the event goes to the queue with `entregaFalhou`
+ * and a delivery `falhou` without attempts, which POST /webhook/entregas/recuperar can send.
  */
 export async function registrarNotificacao(manager: EntityManager, event: EventEnvelope): Promise<Destino> {
   // The lock comes first, in its own statement, so the next one reads what the store's other
@@ -21,19 +23,21 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
     manager,
     'registrar-notificacao',
     `WITH webhook AS (
-       SELECT (eventos ->> $7)::boolean AS quer FROM webhooks WHERE id_loja = $1
+       SELECT (eventos ->> $7)::boolean AS quer, ativo FROM webhooks WHERE id_loja = $1
      ), entrega AS (
-       INSERT INTO entregas (id_loja, id_evento, evento, data, traceparent, ocorrido_em, proxima_em)
+       INSERT INTO entregas (id_loja, id_evento, evento, data, traceparent, ocorrido_em, status, proxima_em)
        SELECT $1, $2, $3, $4, $5, $6,
-              CASE WHEN EXISTS (SELECT 1 FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND tentativas = 0) THEN NULL ELSE now() END
+              CASE WHEN ativo THEN 'pendente' ELSE 'falhou' END,
+              CASE WHEN NOT ativo OR EXISTS (SELECT 1 FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND tentativas = 0) THEN NULL ELSE now() END
        FROM webhook WHERE quer
        RETURNING proxima_em
      ), fila AS (
        INSERT INTO fila (id_loja, id_evento, evento, data, entrega_falhou)
-       SELECT $1, $2, $3, $4, false WHERE NOT EXISTS (SELECT 1 FROM webhook)
+       SELECT $1, $2, $3, $4, EXISTS (SELECT 1 FROM webhook)
+       WHERE NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer)
        ON CONFLICT (id_evento) DO NOTHING
      )
-     SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM webhook) THEN 'fila' WHEN EXISTS (SELECT 1 FROM entrega) THEN 'webhook' ELSE 'desligado' END AS destino,
+     SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer) THEN 'fila' WHEN EXISTS (SELECT 1 FROM entrega) THEN 'webhook' ELSE 'desligado' END AS destino,
             -- The dispatchers are woken (at commit) only when the delivery is due now.
             (SELECT pg_notify($8, '') FROM entrega WHERE proxima_em IS NOT NULL) AS aviso`,
     [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS],

@@ -1,64 +1,42 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { corpoNotificacao, flagsComPadrao, gerarSegredo } from '@trilha/delivery-domain';
-import { InvalidInputException } from '@trilha/http';
-import { currentTraceparent } from '@trilha/observability';
-import { EnderecoGuard, EnderecoRecusado } from '../shared/endereco.guard';
-import { WebhookClient } from '../shared/webhook.client';
+import { flagsComPadrao, gerarSegredo } from '@trilha/delivery-domain';
+import { travarLojas } from '../shared/banco';
+import { VerificacaoUrl } from '../shared/verificacao';
+import { webhookComSaude, webhookResponse } from '../shared/webhooks';
 import type { WebhookCadastradoResponse } from '../shared/webhook.response';
 import type { RegistrarWebhookRequest } from './registrar-webhook.request';
 
-const invalida = (mensagem: string, detail = mensagem) => new InvalidInputException([{ campo: 'url', mensagem }], detail);
-
 /**
- * POST /webhook/novo (docs/API.md section 7): an https URL whose host resolves to an
- * address webhooks may reach, that answers a signed verification POST with 200 within 10 s.
- * Then it replaces the store's registration with a new secret; until then nothing is written.
+ * POST /webhook/novo (docs/API.md section 7): the URL passes the verification
+ * (VerificacaoUrl), then the store's registration is replaced by an active one with a new
+ * secret and a fresh health; until then nothing is written.
  */
 @Injectable()
 export class RegistrarWebhookHandler {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly guard: EnderecoGuard,
-    private readonly client: WebhookClient,
+    private readonly verificacao: VerificacaoUrl,
   ) {}
 
   async execute(idLoja: number, pedido: RegistrarWebhookRequest): Promise<WebhookCadastradoResponse> {
-    let url: URL;
-    try {
-      url = new URL(pedido.url);
-    } catch {
-      throw invalida('url deve ser uma URL absoluta, como https://minhaloja.example/webhook');
-    }
-    if (url.protocol !== 'https:') throw invalida('url deve usar https');
-    try {
-      await this.guard.resolver(url.hostname);
-    } catch (error) {
-      if (error instanceof EnderecoRecusado) throw invalida(error.message, `A URL não pode receber webhooks: ${error.message}.`);
-      throw error;
-    }
-
     const segredo = gerarSegredo();
-    const verificacao = corpoNotificacao('webhook.verificacao', { idLoja, desafio: randomBytes(16).toString('base64url') });
-    const resultado = await this.client.enviar({ url: url.href, segredo }, randomUUID(), verificacao, currentTraceparent());
-    if (!resultado.ok) {
-      throw invalida(
-        `a verificação falhou: ${resultado.erro}`,
-        `A URL não confirmou a chamada de verificação (${resultado.erro}); ela deve responder 200 em até 10 s.`,
+    const url = await this.verificacao.verificar(idLoja, pedido.url, { segredo, segredoAnterior: null, segredoAnteriorAte: null });
+    return this.dataSource.transaction(async (manager) => {
+      await travarLojas(manager, [idLoja]);
+      await manager.query(
+        `INSERT INTO webhooks (id_loja, id_webhook, url, eventos, segredo, criado_em) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (id_loja) DO UPDATE SET id_webhook = EXCLUDED.id_webhook, url = EXCLUDED.url, eventos = EXCLUDED.eventos,
+           segredo = EXCLUDED.segredo, criado_em = EXCLUDED.criado_em, ativo = true, motivo_desativacao = NULL, desativado_em = NULL,
+           segredo_anterior = NULL, segredo_anterior_ate = NULL, ultima_entrega = NULL, ultima_falha = NULL, ultimo_erro = NULL,
+           falhas_seguidas = 0, falhando_desde = NULL`,
+        [idLoja, randomUUID(), url.href, JSON.stringify(flagsComPadrao(pedido)), segredo, new Date()],
       );
-    }
-
-    const eventos = flagsComPadrao(pedido);
-    const idWebhook = randomUUID();
-    const criadoEm = new Date();
-    await this.dataSource.query(
-      `INSERT INTO webhooks (id_loja, id_webhook, url, eventos, segredo, criado_em) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (id_loja) DO UPDATE SET id_webhook = EXCLUDED.id_webhook, url = EXCLUDED.url, eventos = EXCLUDED.eventos,
-         segredo = EXCLUDED.segredo, criado_em = EXCLUDED.criado_em`,
-      [idLoja, idWebhook, url.href, JSON.stringify(eventos), segredo, criadoEm],
-    );
-    return { idWebhook, url: url.href, eventos, segredo, criadoEm: criadoEm.toISOString() };
+      // A new endpoint starts with a health of its own.
+      await manager.query(`DELETE FROM tentativas_por_hora WHERE id_loja = $1`, [idLoja]);
+      return { ...webhookResponse((await webhookComSaude(manager, idLoja))!), segredo };
+    });
   }
 }

@@ -9,7 +9,7 @@ import { COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada } from '../
  * the deliveries still pending move there too, in the same transaction: nothing is lost.
  * A delivery whose attempt is in flight (it holds a lease) is left to that attempt, whose
  * outcome decides: a 200 delivers it, a failure sends it to the queue (EntregasDevidas.concluir),
- * so its event is never both delivered and queued. Resends asked of finished deliveries are dropped.
+ * so its event is never both delivered and queued. Resends and recoveries asked of finished deliveries are dropped.
  */
 @Injectable()
 export class RemoverWebhookHandler {
@@ -25,7 +25,7 @@ export class RemoverWebhookHandler {
         [idLoja],
       );
       await enfileirarRetiradas(manager, retiradas);
-      await manager.query(`UPDATE entregas SET proxima_em = NULL, lease = NULL, manual = false WHERE id_loja = $1 AND manual`, [idLoja]);
+      await manager.query(`UPDATE entregas SET proxima_em = NULL, lease = NULL, manual = false, recuperar = false WHERE id_loja = $1 AND (manual OR recuperar)`, [idLoja]);
     });
   }
 }

@@ -15,3 +15,15 @@ describe('WEBHOOK_DNS_SERVERS', () => {
     expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['WEBHOOK_DNS_SERVERS'], message: expect.stringContaining('dns.example') })]);
   });
 });
+
+describe('WEBHOOK_DISABLE_AFTER and WEBHOOK_SECRET_OVERLAP', () => {
+  it('are durations, 5 days and 24 h by default', () => {
+    expect(schema.parse({})).toMatchObject({ WEBHOOK_DISABLE_AFTER: 432_000_000, WEBHOOK_SECRET_OVERLAP: 86_400_000 });
+    expect(schema.parse({ WEBHOOK_DISABLE_AFTER: '12h', WEBHOOK_SECRET_OVERLAP: '30m' })).toMatchObject({ WEBHOOK_DISABLE_AFTER: 43_200_000, WEBHOOK_SECRET_OVERLAP: 1_800_000 });
+  });
+
+  it('refuse what is not a duration, naming the variable', () => {
+    const result = schema.safeParse({ WEBHOOK_DISABLE_AFTER: 'cinco dias', WEBHOOK_SECRET_OVERLAP: '0h' });
+    expect(result.error?.issues.map((issue) => issue.path[0]).sort()).toEqual(['WEBHOOK_DISABLE_AFTER', 'WEBHOOK_SECRET_OVERLAP']);
+  });
+});

@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { AGENDA_PADRAO, lerAgenda, lerRedes, type Rede } from '@trilha/delivery-domain';
+import { AGENDA_PADRAO, lerAgenda, lerDuracao, lerRedes, type Rede } from '@trilha/delivery-domain';
 
 /** Turns a parser's error into a configuration issue naming the variable. */
 function parsed<T>(parse: (text: string) => T) {
@@ -30,6 +30,10 @@ export const deliverySettings = {
   WEBHOOK_DNS_SERVERS: z.string().default('').transform(parsed(lerServidoresDns)),
   /** Intervals before each further attempt, at most 5, e.g. `10s,1m,5m,30m,2h` (the default). */
   WEBHOOK_RETRY_SCHEDULE: z.string().default(AGENDA_PADRAO).transform(parsed(lerAgenda)),
+  /** A webhook whose every attempt failed for this long is deactivated (default 5 days). */
+  WEBHOOK_DISABLE_AFTER: z.string().default('5d').transform(parsed(lerDuracao)),
+  /** After a secret rotation, the previous secret still signs for this long (default 24 h). */
+  WEBHOOK_SECRET_OVERLAP: z.string().default('24h').transform(parsed(lerDuracao)),
 };
 
 /** `1.1.1.1, [2606:4700::1111]:53` → the list; c-ares' own parser (`setServers`) refuses what it cannot use. */
@@ -46,6 +50,8 @@ export interface DeliveryOptions {
   /** Extra CA certificates (PEM) for webhook TLS. */
   caExtra?: string;
   agendaMs: number[];
+  desativarAposMs: number;
+  sobreposicaoSegredoMs: number;
   /** For the dispatcher's LISTEN connection. */
   databaseUrl: string;
 }
@@ -55,5 +61,13 @@ export const DELIVERY_OPTIONS = Symbol('DELIVERY_OPTIONS');
 type DeliverySettings = { [K in keyof typeof deliverySettings]: z.infer<(typeof deliverySettings)[K]> };
 
 export function deliveryOptions(config: DeliverySettings, databaseUrl: string): DeliveryOptions {
-  return { redesPermitidas: config.WEBHOOK_ALLOWED_CIDRS, servidoresDns: config.WEBHOOK_DNS_SERVERS, caExtra: config.WEBHOOK_CA_FILE, agendaMs: config.WEBHOOK_RETRY_SCHEDULE, databaseUrl };
+  return {
+    redesPermitidas: config.WEBHOOK_ALLOWED_CIDRS,
+    servidoresDns: config.WEBHOOK_DNS_SERVERS,
+    caExtra: config.WEBHOOK_CA_FILE,
+    agendaMs: config.WEBHOOK_RETRY_SCHEDULE,
+    desativarAposMs: config.WEBHOOK_DISABLE_AFTER,
+    sobreposicaoSegredoMs: config.WEBHOOK_SECRET_OVERLAP,
+    databaseUrl,
+  };
 }

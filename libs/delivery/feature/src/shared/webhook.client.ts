@@ -3,7 +3,7 @@ import { context, propagation } from '@opentelemetry/api';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { Counter, Histogram } from 'prom-client';
-import { assinar, lerRetryAfter } from '@trilha/delivery-domain';
+import { assinarComTodos, lerRetryAfter, segredosVigentes, type Segredos } from '@trilha/delivery-domain';
 import { withSpanFrom } from '@trilha/observability';
 import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
 
@@ -12,9 +12,9 @@ export const TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer: its status decides, its body is discarded. */
 const MAX_CORPO_RESPOSTA = 64 * 1024;
 
-export interface Destino {
+/** Where an attempt goes, and the secrets that sign it (two during a rotation's overlap). */
+export interface Destino extends Segredos {
   url: string;
-  segredo: string;
 }
 
 /** One attempt as the deliveries log shows it (docs/API.md section 7, `tentativas`). */
@@ -90,7 +90,7 @@ export class WebhookClient implements OnApplicationShutdown {
         'user-agent': 'Trilha-Webhooks/1.0',
         'webhook-id': idWebhook,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': assinar(destino.segredo, idWebhook, timestamp, corpo),
+        'webhook-signature': assinarComTodos(segredosVigentes(destino, dataHora.getTime()), idWebhook, timestamp, corpo),
       };
       return await withSpanFrom('webhook POST', traceparent, 'producer', { 'url.full': `${url.origin}${url.pathname}`, 'messaging.message.id': idWebhook }, async () => {
         propagation.inject(context.active(), headers);

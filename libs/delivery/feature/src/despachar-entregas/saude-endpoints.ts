@@ -1,0 +1,84 @@
+import type { EntityManager } from 'typeorm';
+import { evoluirSaude, motivoDesativacao, type SaudeWebhook, type TentativaFeita } from '@trilha/delivery-domain';
+import { desativarWebhook } from '../shared/desativacao';
+
+/** A finished attempt to a webhook, as its endpoint's health counts it. */
+export interface TentativaAoEndpoint extends TentativaFeita {
+  idLoja: number;
+  idWebhook: string;
+}
+
+interface SaudeRow {
+  id_loja: number;
+  id_webhook: string;
+  ativo: boolean;
+  ultima_entrega: Date | null;
+  ultima_falha: Date | null;
+  ultimo_erro: string | null;
+  falhas_seguidas: number;
+  falhando_desde: Date | null;
+}
+
+const ms = (data: Date | null) => (data === null ? null : data.getTime());
+const data = (epoch: number | null) => (epoch === null ? null : new Date(epoch));
+
+/**
+ * Keeps each endpoint's health (GET /webhook `saude`) as attempts are recorded, in the
+ * recording transaction, which holds the stores' locks: the health columns of `webhooks` and the
+ * hourly counts of `tentativas_por_hora` (older than 25 h are dropped). Then deactivates the
+ * webhooks whose attempts say so (a 410, or failing for `desativarAposMs`). Attempts to a
+ * registration replaced meanwhile count for nothing.
+ */
+export async function registrarSaude(manager: EntityManager, tentativas: TentativaAoEndpoint[], desativarAposMs: number, agora: number): Promise<void> {
+  if (tentativas.length === 0) return;
+  const lojas = [...new Set(tentativas.map((tentativa) => tentativa.idLoja))];
+  const rows: SaudeRow[] = await manager.query(
+    `SELECT id_loja, id_webhook, ativo, ultima_entrega, ultima_falha, ultimo_erro, falhas_seguidas, falhando_desde
+     FROM webhooks WHERE id_loja = ANY($1::int[])`,
+    [lojas],
+  );
+  const atualizadas: { row: SaudeRow; saude: SaudeWebhook; motivo: string | null }[] = [];
+  for (const row of rows) {
+    const doWebhook = tentativas.filter((t) => t.idLoja === row.id_loja && t.idWebhook === row.id_webhook).sort((a, b) => a.em - b.em);
+    if (doWebhook.length === 0) continue;
+    const antes: SaudeWebhook = {
+      ultimaEntrega: ms(row.ultima_entrega),
+      ultimaFalha: ms(row.ultima_falha),
+      ultimoErro: row.ultimo_erro,
+      falhasSeguidas: row.falhas_seguidas,
+      falhandoDesde: ms(row.falhando_desde),
+    };
+    const saude = doWebhook.reduce(evoluirSaude, antes);
+    atualizadas.push({ row, saude, motivo: row.ativo ? motivoDesativacao(saude, doWebhook, desativarAposMs, agora) : null });
+  }
+  if (atualizadas.length === 0) return;
+  await manager.query(
+    `UPDATE webhooks w SET ultima_entrega = s.ultima_entrega, ultima_falha = s.ultima_falha, ultimo_erro = s.ultimo_erro,
+       falhas_seguidas = s.falhas_seguidas, falhando_desde = s.falhando_desde
+     FROM unnest($1::int[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::int[], $7::timestamptz[])
+       AS s(id_loja, id_webhook, ultima_entrega, ultima_falha, ultimo_erro, falhas_seguidas, falhando_desde)
+     WHERE w.id_loja = s.id_loja AND w.id_webhook = s.id_webhook`,
+    [
+      atualizadas.map(({ row }) => row.id_loja),
+      atualizadas.map(({ row }) => row.id_webhook),
+      atualizadas.map(({ saude }) => data(saude.ultimaEntrega)),
+      atualizadas.map(({ saude }) => data(saude.ultimaFalha)),
+      atualizadas.map(({ saude }) => saude.ultimoErro),
+      atualizadas.map(({ saude }) => saude.falhasSeguidas),
+      atualizadas.map(({ saude }) => data(saude.falhandoDesde)),
+    ],
+  );
+  const contadas = tentativas.filter((t) => atualizadas.some(({ row }) => row.id_loja === t.idLoja && row.id_webhook === t.idWebhook));
+  await manager.query(
+    `INSERT INTO tentativas_por_hora (id_loja, hora, sucessos, falhas)
+     SELECT id_loja, date_trunc('hour', em), count(*) FILTER (WHERE ok), count(*) FILTER (WHERE NOT ok)
+     FROM unnest($1::int[], $2::timestamptz[], $3::boolean[]) AS t(id_loja, em, ok)
+     GROUP BY 1, 2
+     ON CONFLICT (id_loja, hora) DO UPDATE SET sucessos = tentativas_por_hora.sucessos + EXCLUDED.sucessos, falhas = tentativas_por_hora.falhas + EXCLUDED.falhas`,
+    [contadas.map((t) => t.idLoja), contadas.map((t) => new Date(t.em)), contadas.map((t) => t.ok)],
+  );
+  await manager.query(`DELETE FROM tentativas_por_hora WHERE id_loja = ANY($1::int[]) AND hora < now() - interval '25 hours'`, [lojas]);
+  for (const { row, motivo } of atualizadas) {
+    if (motivo !== null) await desativarWebhook(manager, row.id_loja, row.id_webhook, motivo);
+  }
+}

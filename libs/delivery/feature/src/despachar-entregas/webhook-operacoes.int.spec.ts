@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { EventEnvelope } from '@trilha/contracts';
+import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
+import { testStack } from '@trilha/testing';
+import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
+import { WebhooksSaudeRotacaoRecuperacao1732000000400 } from '../migrations/1732000000400-webhooks-saude-rotacao-recuperacao';
+import { RecuperarEntregasHandler } from '../recuperar-entregas/recuperar-entregas.handler';
+import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
+import type { ResultadoEnvio } from '../shared/webhook.client';
+import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
+
+const AGENDA = [100, 200, 300, 400, 500];
+const resultado = (statusHttp: number): ResultadoEnvio => ({ ok: statusHttp === 200, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: statusHttp === 200 ? null : `status ${statusHttp}, esperado 200` });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('webhook operations in PostgreSQL (deactivation with attempts in flight, recovery in order)', () => {
+  const stack = testStack();
+  const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000400] };
+  let dataSource: DataSource;
+  let entregas: EntregasDevidas;
+  let lojas = 0;
+
+  beforeAll(async () => {
+    await migrate(database);
+    dataSource = await new DataSource(dataSourceOptions(database)).initialize();
+    entregas = new EntregasDevidas(dataSource, AGENDA, 60_000, 86_400_000);
+  });
+
+  afterAll(async () => {
+    await dataSource.query(`DROP SCHEMA ${schema} CASCADE`);
+    await dataSource.destroy();
+  });
+
+  async function lojaComWebhook() {
+    const idLoja = (lojas += 1);
+    const eventos = { atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: true };
+    await dataSource.query(`INSERT INTO webhooks (id_loja, id_webhook, url, eventos, segredo, criado_em) VALUES ($1, $2, $3, $4, 'whsec_c2VncmVkbw==', now())`, [
+      idLoja, randomUUID(), `https://loja-${idLoja}.example/hook`, JSON.stringify(eventos),
+    ]);
+    return idLoja;
+  }
+
+  async function registrar(idLoja: number): Promise<EventEnvelope> {
+    const event: EventEnvelope = {
+      id: randomUUID(), type: 'aplicativo.removido', schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null,
+      data: { idLoja, dataRemocao: new Date().toISOString() },
+    };
+    await dataSource.transaction((manager) => registrarNotificacao(manager, event));
+    return event;
+  }
+
+  const daLoja = async (idLoja: number): Promise<Reivindicada[]> => (await entregas.reivindicar(100, 100, new Map())).reivindicadas.filter((e) => e.idLoja === idLoja);
+  const fila = (idLoja: number): Promise<{ id_evento: string; evento: string; entrega_falhou: boolean; pendente: boolean }[]> =>
+    dataSource.query(`SELECT id_evento, evento, entrega_falhou, removido_em IS NULL AS pendente FROM fila WHERE id_loja = $1 ORDER BY posicao`, [idLoja]);
+  const status = async (idEvento: string) => (await dataSource.query(`SELECT status FROM entregas WHERE id_evento = $1`, [idEvento]))[0]?.status;
+
+  it('a 410 deactivates the webhook: the attempt in flight keeps its outcome, the waiting ones and later events are queued, in order', async () => {
+    const idLoja = await lojaComWebhook();
+    const [a, b, c] = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
+    // a fails once and is retried while b's first attempt is in flight; c waits its turn.
+    const [primeira] = await daLoja(idLoja);
+    await entregas.concluir([{ entrega: primeira, resultado: resultado(500) }]);
+    await sleep(150);
+    const emVoo = await daLoja(idLoja);
+    expect(emVoo.map((e) => e.idEvento).sort()).toEqual([a.id, b.id].sort());
+    const retentativa = emVoo.find((e) => e.idEvento === a.id)!;
+    const deB = emVoo.find((e) => e.idEvento === b.id)!;
+
+    await entregas.concluir([{ entrega: retentativa, resultado: resultado(410) }]);
+    const [webhook] = await dataSource.query(`SELECT ativo, motivo_desativacao, falhas_seguidas FROM webhooks WHERE id_loja = $1`, [idLoja]);
+    expect(webhook).toEqual({ ativo: false, motivo_desativacao: expect.stringMatching(/410 Gone/), falhas_seguidas: 2 });
+    const d = await registrar(idLoja);
+    expect((await fila(idLoja)).map((item) => [item.id_evento, item.evento, item.entrega_falhou])).toEqual([
+      [a.id, 'aplicativo.removido', true],
+      [expect.any(String), 'webhook.desativado', false],
+      [c.id, 'aplicativo.removido', true],
+      [d.id, 'aplicativo.removido', true],
+    ]);
+    expect([await status(a.id), await status(c.id), await status(d.id)]).toEqual(['falhou', 'falhou', 'falhou']);
+    // Nothing of the store is claimed while it is inactive; b's attempt still ends as it ends.
+    await sleep(150);
+    expect(await daLoja(idLoja)).toEqual([]);
+    await entregas.concluir([{ entrega: deB, resultado: resultado(200) }]);
+    expect(await status(b.id)).toBe('entregue');
+    expect((await fila(idLoja)).map((item) => item.id_evento)).not.toContain(b.id);
+  });
+
+  it('recovers failed deliveries one at a time in event order; a delivered one leaves the queue, one that fails again stays', async () => {
+    const idLoja = await lojaComWebhook();
+    const eventos = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
+    await dataSource.query(`UPDATE entregas SET status = 'falhou', tentativas = 6, proxima_em = NULL WHERE id_loja = $1`, [idLoja]);
+    await dataSource.query(`INSERT INTO fila (id_loja, id_evento, evento, data, entrega_falhou) SELECT id_loja, id_evento, evento, data, true FROM entregas WHERE id_loja = $1 ORDER BY posicao`, [idLoja]);
+
+    const recuperar = new RecuperarEntregasHandler(dataSource);
+    expect(await recuperar.execute(idLoja, new Date(Date.now() - 60_000).toISOString())).toEqual({ quantidade: 3 });
+    const respostas = [200, 500, 200];
+    for (const [index, evento] of eventos.entries()) {
+      const claimed = await daLoja(idLoja);
+      expect(claimed.map((e) => e.idEvento)).toEqual([evento.id]);
+      await entregas.concluir([{ entrega: claimed[0], resultado: resultado(respostas[index]) }]);
+    }
+    expect(await daLoja(idLoja)).toEqual([]);
+    expect(await Promise.all(eventos.map((evento) => status(evento.id)))).toEqual(['entregue', 'falhou', 'entregue']);
+    expect((await fila(idLoja)).map((item) => [item.id_evento, item.pendente])).toEqual([[eventos[0].id, false], [eventos[1].id, true], [eventos[2].id, false]]);
+    const [{ sucessos, falhas }] = await dataSource.query(`SELECT sum(sucessos)::int AS sucessos, sum(falhas)::int AS falhas FROM tentativas_por_hora WHERE id_loja = $1`, [idLoja]);
+    expect([sucessos, falhas]).toEqual([2, 1]);
+  });
+});
