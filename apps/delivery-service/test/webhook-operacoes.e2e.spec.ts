@@ -141,6 +141,7 @@ describe('POST /webhook/segredo/rotacionar', () => {
     expect(rotacao.status).toBe(200);
     const s2: string = rotacao.body.segredo;
     expect(s2).toMatch(/^whsec_/);
+    expect(rotacao.body).toEqual({ segredo: s2, criadoEm: expect.stringMatching(/Z$/), antigoValidoAte: expect.stringMatching(/Z$/) });
     expect(Date.parse(rotacao.body.antigoValidoAte) - Date.now()).toBeGreaterThan(segundos(WEBHOOK_SECRET_OVERLAP) - 2000);
     const durante = await entregue();
     const assinada = (segredo: string, request: ReceivedRequest) =>
