@@ -10,3 +10,4 @@ export * from './metrics';
 export * from './stores';
 export * from './problems';
 export * from './typed-client';
+export * from './zipkin';
