@@ -17,6 +17,12 @@ export const SERVICES = ['api-gateway', 'tracking-service', 'atendimento-service
 /** The services behind the gateway, reached on their internal ports. */
 export const INTERNAL_SERVICES = SERVICES.filter((service) => service !== 'api-gateway');
 
+/** The default ports of `npm start` and of `npm test` (README, "Ports"). */
+export const PORT_PROFILES = {
+  start: { gateway: 8443, kafka: 19092, postgres: 15432, redis: 16379, zipkin: 19411, ops: 18180 },
+  test: { gateway: 28443, kafka: 29092, postgres: 25432, redis: 26379, zipkin: 29411, ops: 28180 },
+};
+
 /**
  * Ports of a profile. Each can be overridden by its TRILHA_*_PORT variable, and
  * TRILHA_PORT_OFFSET shifts all the defaults at once (two stacks side by side).
