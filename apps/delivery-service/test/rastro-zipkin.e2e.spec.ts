@@ -16,13 +16,13 @@ beforeAll(async () => {
 
 afterAll(() => receiver.close());
 
-/** Opens a conversation with a sampled `traceparent` of the test's own. */
-async function abrirAtendimento(loja: TestStore) {
+/** Opens a conversation with a `traceparent` of the test's own, sampled unless told. */
+async function abrirAtendimento(loja: TestStore, amostrado = true) {
   const traceId = randomBytes(16).toString('hex');
   const idChamador = randomBytes(8).toString('hex');
   const response = await api('POST', '/atendimentos', {
     token: loja.token,
-    headers: { traceparent: `00-${traceId}-${idChamador}-01` },
+    headers: { traceparent: `00-${traceId}-${idChamador}-${amostrado ? '01' : '00'}` },
     body: { canal: 'chat', tipo: 'duvida', dadosCliente: cliente },
   });
   expect(response.status).toBe(201);
@@ -135,5 +135,19 @@ describe('one notification is one trace in Zipkin, from the request to the webho
     expect(primeira.tags['trilha.webhook.first_attempt_span_id']).toBeUndefined();
     expect(segunda.tags).toMatchObject({ 'http.response.status_code': '200', 'http.request.resend_count': '1', 'trilha.webhook.first_attempt_span_id': primeira.id, idLoja: String(loja.idLoja) });
     expect(segunda.timestamp).toBeGreaterThanOrEqual(fim(primeira));
+  });
+
+  it('drops a trace whole when the caller did not sample it: no span of it anywhere, its context still reaching the store', async () => {
+    const loja = await createStore();
+    await registerWebhook(loja, receiver.url('/nao-amostrado'));
+    const naoAmostrado = await abrirAtendimento(loja, false);
+    const notificacao = await eventually('the unsampled notification', () => receiver.notifications('/nao-amostrado')[0]);
+    expect(String(notificacao.headers.traceparent)).toMatch(new RegExp(`^00-${naoAmostrado.traceId}-[0-9a-f]{16}-00$`));
+
+    // A sampled notification of the same store, made after it, reaches Zipkin: spans of the
+    // first, had any been recorded, would have been exported before.
+    const amostrado = await abrirAtendimento(loja);
+    await rastroCom(amostrado.traceId, 1);
+    expect(await zipkinTrace(stack, naoAmostrado.traceId)).toEqual([]);
   });
 });
