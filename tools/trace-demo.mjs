@@ -81,9 +81,10 @@ try {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1500, height: 1150 } });
     await page.goto(`${zipkin}/zipkin/traces/${traceId}`);
-    await page.getByText('delivery-service', { exact: false }).first().waitFor();
+    // The retry, selected: its tags (status, resend count, the first attempt) fill the side panel.
+    await page.getByText('delivery-service: post', { exact: true }).last().click();
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: out, fullPage: true });
   } finally {
