@@ -22,6 +22,13 @@ function contextFrom(traceparent: string | null | undefined): Context {
   return traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
 }
 
+/** Where a span continues: a stored or received `traceparent`, or `'active'`, the active span's trace. */
+export type SpanParent = string | null | undefined | 'active';
+
+function parentContext(parent: SpanParent): Context {
+  return parent === 'active' ? context.active() : contextFrom(parent);
+}
+
 /** The attribute naming the store on every span, as on every log line. */
 export const ATTR_ID_LOJA = 'idLoja';
 
@@ -43,17 +50,15 @@ export interface SpanOptions {
 }
 
 /**
- * Starts a span that continues the trace of `traceparent`, as a consumer, a relay or a
- * delivery attempt does for what it handles, or the active span's trace when `traceparent` is
- * `'active'`. The caller ends it.
+ * Starts a span that continues the trace of `parent`, as a consumer, a relay or a delivery
+ * attempt does for what it handles. The caller ends it.
  */
-export function startSpanFrom(name: string, traceparent: string | null | undefined | 'active', options: SpanOptions): Span {
-  const parent = traceparent === 'active' ? context.active() : contextFrom(traceparent);
+export function startSpanFrom(name: string, parent: SpanParent, options: SpanOptions): Span {
   const links = (options.links ?? []).flatMap((link) => {
     const linked = link ? trace.getSpanContext(contextFrom(link)) : undefined;
     return linked && trace.isSpanContextValid(linked) ? [{ context: linked }] : [];
   });
-  return tracer.startSpan(name, { kind: SPAN_KINDS[options.kind], attributes: options.attributes, links }, parent);
+  return tracer.startSpan(name, { kind: SPAN_KINDS[options.kind], attributes: options.attributes, links }, parentContext(parent));
 }
 
 /**
@@ -61,16 +66,10 @@ export function startSpanFrom(name: string, traceparent: string | null | undefin
  * what it learns (a status code, an offset); a failure is recorded on it as an error and
  * thrown on.
  */
-export async function withSpanFrom<T>(
-  name: string,
-  traceparent: string | null | undefined | 'active',
-  options: SpanOptions,
-  work: (span: Span) => Promise<T>,
-): Promise<T> {
-  const span = startSpanFrom(name, traceparent, options);
-  const parent = traceparent === 'active' ? context.active() : contextFrom(traceparent);
+export async function withSpanFrom<T>(name: string, parent: SpanParent, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
+  const span = startSpanFrom(name, parent, options);
   try {
-    return await context.with(trace.setSpan(parent, span), () => work(span));
+    return await context.with(trace.setSpan(parentContext(parent), span), () => work(span));
   } catch (error) {
     span.recordException(error as Error);
     span.setStatus({ code: SpanStatusCode.ERROR });
