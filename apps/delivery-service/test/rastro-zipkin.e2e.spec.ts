@@ -102,14 +102,15 @@ describe('one notification is one trace in Zipkin, from the request to the webho
     // Durations add up. Within a process a synchronous hop lies within its parent and an
     // asynchronous one starts after it. Across processes the same holds up to the processes'
     // clocks (each span clock is its process's start time plus a monotonic clock, a few ms
-    // apart): the service's handling takes no longer than the gateway's wait for it.
+    // apart): the service starts handling while the gateway waits, and its command has
+    // committed before the gateway has the answer. (The service's server span itself may end
+    // after that: it ends when the service has finished with the response.)
     for (const [pai, filho] of [[entrada, encaminhamento], [servico, comando]]) {
       expect(filho.timestamp).toBeGreaterThanOrEqual(pai.timestamp);
       expect(fim(filho)).toBeLessThanOrEqual(fim(pai));
     }
-    expect(servico.duration).toBeLessThanOrEqual(encaminhamento.duration);
     expect(servico.timestamp).toBeGreaterThanOrEqual(encaminhamento.timestamp - RELOGIOS_US);
-    expect(fim(servico)).toBeLessThanOrEqual(fim(encaminhamento) + RELOGIOS_US);
+    expect(fim(comando)).toBeLessThanOrEqual(fim(encaminhamento) + RELOGIOS_US);
     expect(envio.timestamp).toBeGreaterThanOrEqual(comando.timestamp);
     expect(consumo.timestamp).toBeGreaterThanOrEqual(envio.timestamp - RELOGIOS_US);
     expect(tentativa.timestamp).toBeGreaterThanOrEqual(consumo.timestamp);
