@@ -1,5 +1,5 @@
 // The whole Trilha stack on one machine, without Docker: Kafka, PostgreSQL and Redis from
-// deploy/local/infra.mjs, the topics, a self-signed certificate, then the four services built
+// deploy/local/infra.mjs, Zipkin from deploy/local/zipkin.mjs, the topics, a self-signed certificate, then the four services built
 // in dist/. Used by `npm start` (tools/start.mjs) and `npm test` (tools/test.mjs).
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { ensureInfraInstalled, startInfra } from '../deploy/local/infra.mjs';
+import { startZipkin } from '../deploy/local/zipkin.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -15,6 +16,12 @@ export const SERVICES = ['api-gateway', 'tracking-service', 'atendimento-service
 
 /** The services behind the gateway, reached on their internal ports. */
 export const INTERNAL_SERVICES = SERVICES.filter((service) => service !== 'api-gateway');
+
+/** The default ports of `npm start` and of `npm test` (README, "Ports"). */
+export const PORT_PROFILES = {
+  start: { gateway: 8443, kafka: 19092, postgres: 15432, redis: 16379, zipkin: 19411, ops: 18180 },
+  test: { gateway: 28443, kafka: 29092, postgres: 25432, redis: 26379, zipkin: 29411, ops: 28180 },
+};
 
 /**
  * Ports of a profile. Each can be overridden by its TRILHA_*_PORT variable, and
@@ -30,6 +37,7 @@ export function stackPorts(base) {
     kafkaSaslSsl: pick('KAFKA_SASL_SSL', base.kafka + 2),
     postgres: pick('POSTGRES', base.postgres),
     redis: pick('REDIS', base.redis),
+    zipkin: pick('ZIPKIN', base.zipkin),
     ops: Object.fromEntries(SERVICES.map((service, index) => [service, pick(`OPS_${index}`, base.ops + index)])),
     internal: Object.fromEntries(INTERNAL_SERVICES.map((service, index) => [service, pick(`INTERNAL_${index}`, base.ops + 100 + index)])),
   };
@@ -70,12 +78,15 @@ async function createTopics(brokers, log) {
 }
 
 /** The environment each service runs with, as a platform team would set it. */
-function serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookSettings }) {
+function serviceEnvironments({ infra, zipkin, ports, secrets, tls, logLevel, webhookSettings }) {
   const common = {
     DATABASE_URL: infra.databaseUrl,
     KAFKA_BROKERS: infra.kafkaBrokers,
     LOG_LEVEL: logLevel,
     DB_MIGRATIONS_RUN: 'false',
+    // Every span to the local Zipkin, a second after it ends (the SDK's default waits five).
+    OTEL_EXPORTER_ZIPKIN_ENDPOINT: zipkin.spansUrl,
+    OTEL_BSP_SCHEDULE_DELAY: '1000',
   };
   const internalUrl = (service) => `http://127.0.0.1:${ports.internal[service]}`;
   return Object.fromEntries(SERVICES.map((service) => {
@@ -171,17 +182,27 @@ export async function startService(stack, service, { name = service, env = {} } 
 export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info', webhookSettings = {} }) {
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   await ensureInfraInstalled({ log });
-  const infra = await startInfra({ dataDir: join(dataDir, 'infra'), ports, log, fast });
+  // Zipkin starts beside Kafka, PostgreSQL and Redis; if one fails, the others stop.
+  const [infraStart, zipkinStart] = await Promise.allSettled([
+    startInfra({ dataDir: join(dataDir, 'infra'), ports, log, fast }),
+    startZipkin({ dataDir: join(dataDir, 'zipkin'), port: ports.zipkin, log }),
+  ]);
+  if (infraStart.status === 'rejected' || zipkinStart.status === 'rejected') {
+    await Promise.all([infraStart, zipkinStart].map((started) => started.status === 'fulfilled' && started.value.stop()));
+    throw infraStart.reason ?? zipkinStart.reason;
+  }
+  const infra = infraStart.value;
+  const zipkin = zipkinStart.value;
   const processes = [];
-  const stack = { dataDir, ports, infra, processes };
+  const stack = { dataDir, ports, infra, zipkin, processes };
   stack.stop = async () => {
     await Promise.all(processes.map((service) => stopProcess(service.child)));
-    await infra.stop();
+    await Promise.all([infra.stop(), zipkin.stop()]);
   };
   try {
     const secrets = localSecrets(dataDir);
     const tls = localCertificate(dataDir, log);
-    stack.env = serviceEnvironments({ infra, ports, secrets, tls, logLevel, webhookSettings });
+    stack.env = serviceEnvironments({ infra, zipkin, ports, secrets, tls, logLevel, webhookSettings });
     // Kept so one-off service commands (tools/service-command.mjs) run with the same settings.
     mkdirSync(join(dataDir, 'env'), { recursive: true, mode: 0o700 });
     for (const service of SERVICES) writeFileSync(join(dataDir, 'env', `${service}.json`), JSON.stringify(stack.env[service], null, 2), { mode: 0o600 });

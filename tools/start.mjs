@@ -1,9 +1,9 @@
 // `npm start`: the whole stack in the foreground until Ctrl-C. Data stays in .trilha/local.
 import { resolve } from 'node:path';
-import { stackPorts, startStack } from './stack.mjs';
+import { PORT_PROFILES, stackPorts, startStack } from './stack.mjs';
 
 const dataDir = resolve(import.meta.dirname, '..', process.env.TRILHA_DATA_DIR ?? '.trilha/local');
-const ports = stackPorts({ gateway: 8443, kafka: 19092, postgres: 15432, redis: 16379, ops: 18180 });
+const ports = stackPorts(PORT_PROFILES.start);
 const started = Date.now();
 
 const stack = await startStack({ dataDir, ports, logLevel: process.env.LOG_LEVEL ?? 'info' }).catch((error) => {
@@ -26,6 +26,7 @@ process.on('SIGTERM', () => void stop('SIGTERM'));
 process.stdout.write(`
   Base URL      ${stack.baseUrl}
   API docs      ${stack.baseUrl}/docs
+  Traces        ${stack.zipkin.url}/zipkin/   (Zipkin: every span of every service; docs/TRACES.md)
   Admin key     ${stack.adminApiKey}   (header X-Admin-Key)
   Certificate   ${stack.caFile}   (self-signed; curl --cacert it)
   Logs          ${dataDir}/logs/

@@ -8,11 +8,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { ensureSchemathesis } from './schemathesis.mjs';
-import { stackPorts, startStack } from './stack.mjs';
+import { PORT_PROFILES, stackPorts, startStack } from './stack.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'trilha-test-'));
-const ports = stackPorts({ gateway: 28443, kafka: 29092, postgres: 25432, redis: 26379, ops: 28180 });
+const ports = stackPorts(PORT_PROFILES.test);
 const say = (line) => process.stderr.write(`» ${line}\n`);
 
 const schemathesis = ensureSchemathesis(say);
@@ -48,6 +48,7 @@ writeFileSync(stackFile, JSON.stringify({
   adminApiKey: stack.adminApiKey,
   caFile: stack.caFile,
   ports,
+  zipkinUrl: stack.zipkin.url,
   infra: { databaseUrl: stack.infra.databaseUrl, kafkaBrokers: stack.infra.kafkaBrokers, kafkaSaslSsl: stack.infra.kafkaSaslSsl, redisUrl: stack.infra.redisUrl },
   env: stack.env,
   controlUrl: `http://127.0.0.1:${control.address().port}`,

@@ -1122,3 +1122,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(1);
   });
 }
+
+// The process helpers the stack's other local servers (zipkin.mjs) start theirs with.
+export { javaBin, launch, run, stopProc, tailFile, waitReady, which };

@@ -1,5 +1,5 @@
 import './tracing';
-import { DeliveryModule, deliveryOptions, deliverySettings, LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000400 } from '@trilha/delivery';
+import { DeliveryModule, deliveryOptions, deliverySettings, EntregasTraceparentPrimeira1732000000420, LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410 } from '@trilha/delivery';
 import { serviceConfigSchema } from '@trilha/config';
 import { EventStoreModule } from '@trilha/event-store';
 import { loggingModule } from '@trilha/observability';
@@ -9,7 +9,7 @@ main(() =>
   runInternalService({
     name: 'delivery-service',
     schema: 'delivery',
-    migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000400],
+    migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410, EntregasTraceparentPrimeira1732000000420],
     config: serviceConfigSchema({ ...internalServiceSettings, ...deliverySettings }),
     consumes: true,
     // Recording a notification is one short transaction: every partition of the topic at once

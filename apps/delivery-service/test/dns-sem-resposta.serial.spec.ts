@@ -1,24 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { TOPICS } from '@trilha/contracts';
-import { createStore, envelope, eventPublisher, eventually, registerWebhook, startReplica, testStack, WebhookReceiver, type Replica } from '@trilha/testing';
+import { createStore, envelope, eventPublisher, eventually, pidOnPort, registerWebhook, startReplica, testStack, WebhookReceiver, type Replica } from '@trilha/testing';
 
 const stack = testStack();
 const kafka = eventPublisher(stack);
 const LENTAS = 8;
 
 afterAll(() => kafka.close());
-
-/** The pid listening on a TCP port of this machine. */
-function pidNaPorta(port: number): number {
-  const linha = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
-  const pid = /pid=(\d+)/.exec(linha)?.[1];
-  if (!pid) throw new Error(`no process listens on port ${port}: ${linha}`);
-  return Number(pid);
-}
 
 /** Whether every consumer group of the delivery service has exactly `membros` members, settled. */
 async function gruposCom(admin: ReturnType<Kafka['admin']>, membros: number): Promise<true | undefined> {
@@ -43,7 +34,7 @@ describe('webhook hosts resolved with their own timeout, inside the attempt’s 
     const admin = new Kafka({ brokers: [stack.infra.kafkaBrokers], clientId: 'trilha-tests-dns', logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
     const replicas: Replica[] = [];
-    const principal = pidNaPorta(stack.ports.ops['delivery-service']);
+    const principal = pidOnPort(stack.ports.ops['delivery-service']);
     try {
       // Registered through the API (its verification reaches the receiver by `localhost`); then
       // the slow stores' URLs get a host name that only the silent DNS server is asked about.

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
-import { currentTraceparent, requestContext } from '@trilha/observability';
+import { trace } from '@opentelemetry/api';
+import { ATTR_ID_LOJA, currentTraceparent, requestContext, withSpanFrom } from '@trilha/observability';
 import { fromRow, type AppendedEvent, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
 import type { Projection } from './projections/projection';
 
@@ -165,8 +166,17 @@ export class EventStore {
    * Given a stream, the transaction opens by reading it — in the same message as BEGIN, one
    * round trip for both — and `work` gets its events. Writes made with `writeAtCommit` travel
    * with the COMMIT.
+   *
+   * It is the command's span (`append <event types>` once it appended): the events it writes
+   * carry that span's `traceparent`, so the relay's publishing continues from it.
    */
-  async transaction<T>(work: (manager: EntityManager, stream: StoredEvent[]) => Promise<T>, streamId?: string): Promise<T> {
+  transaction<T>(work: (manager: EntityManager, stream: StoredEvent[]) => Promise<T>, streamId?: string): Promise<T> {
+    const idLoja = requestContext.get()?.idLoja;
+    const attributes = { 'db.system.name': 'postgresql', ...(idLoja !== undefined && { [ATTR_ID_LOJA]: idLoja }) };
+    return withSpanFrom('command', 'active', { kind: 'internal', attributes }, () => this.inTransaction(work, streamId));
+  }
+
+  private async inTransaction<T>(work: (manager: EntityManager, stream: StoredEvent[]) => Promise<T>, streamId?: string): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     let connection: PoolClient | undefined;
     try {
@@ -212,6 +222,7 @@ export class EventStore {
     const correlationId = options.correlationId ?? context?.correlationId ?? randomUUID();
     const causationId = options.causationId !== undefined ? options.causationId : (context?.causationId ?? null);
     const traceparent = currentTraceparent();
+    trace.getActiveSpan()?.updateName(`append ${[...new Set(events.map((event) => event.type))].join(',')}`).setAttribute(ATTR_ID_LOJA, options.idLoja);
     const appended: AppendedEvent[] = [];
     for (const [index, { type, data }] of events.entries()) {
       const event: AppendedEvent = { id: randomUUID(), type, schemaVersion: 1, idLoja: options.idLoja, correlationId, causationId, traceparent, data, streamId, streamVersion: expectedVersion + index + 1 };

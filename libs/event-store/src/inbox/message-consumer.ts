@@ -3,7 +3,7 @@ import type { KafkaContext } from '@nestjs/microservices';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Counter } from 'prom-client';
 import { InvalidMessageError, parseEventMessage, type EventEnvelope, type TopicContract } from '@trilha/contracts';
-import { requestContext, withSpanFrom } from '@trilha/observability';
+import { ATTR_ID_LOJA, requestContext, withSpanFrom } from '@trilha/observability';
 import { holdingWritesAtCommit } from '../event-store';
 import { kafkaMessageJson } from './kafka-value';
 import { isForConsumer, ParkedMessages } from './parked-messages';
@@ -99,7 +99,18 @@ export class MessageConsumer {
       return;
     }
     const traceparent = headerValue(message.headers?.traceparent) ?? event.traceparent;
-    await withSpanFrom(`process ${consumed.topic}`, traceparent, 'consumer', { 'messaging.consumer.group.name': consumer, 'messaging.message.id': event.id }, () =>
+    const attributes = {
+      'messaging.system': 'kafka',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': consumed.topic,
+      'messaging.destination.partition.id': String(consumed.partition),
+      'messaging.kafka.offset': Number(message.offset),
+      'messaging.kafka.message.key': message.key === null ? event.idLoja : String(message.key),
+      'messaging.consumer.group.name': consumer,
+      'messaging.message.id': event.id,
+      [ATTR_ID_LOJA]: event.idLoja,
+    };
+    await withSpanFrom(`process ${consumed.topic}`, traceparent, { kind: 'consumer', attributes }, () =>
       requestContext.run({ correlationId: event.correlationId, causationId: event.id, idLoja: event.idLoja }, async () => {
         const failure = await this.handleWithRetry(consumer, event, options.idempotent ? this.asIs(handler) : this.throughInbox(consumer, handler));
         if (failure) await this.park(consumer, consumed, `handler failed ${this.retry.triesBeforeParking} times: ${failure.message}`);

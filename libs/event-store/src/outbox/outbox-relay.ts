@@ -3,7 +3,8 @@ import { escapeLiteral, Pool, type PoolClient, type QueryResult } from 'pg';
 import { Partitioners, type Kafka, type Producer } from 'kafkajs';
 import { Counter, Histogram } from 'prom-client';
 import type { EventEnvelope } from '@trilha/contracts';
-import { withSpanFrom } from '@trilha/observability';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { ATTR_ID_LOJA, startSpanFrom, traceparentOf } from '@trilha/observability';
 import type { ServiceDatabase } from '../database';
 
 interface OutboxRow {
@@ -198,27 +199,57 @@ export class OutboxRelay {
     }
   }
 
+  /**
+   * Sends a batch. Each message is sent inside a producer span of its own, a child of the
+   * command that wrote it (the stored `traceparent`); the message's `traceparent` header is that
+   * span's, so the consumer's span is its child.
+   */
   private async publish(rows: OutboxRow[]): Promise<void> {
-    const producer = this.producer;
-    const byTopic = new Map<string, OutboxRow[]>();
-    for (const row of rows) byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), row]);
-    const first = rows[0].envelope;
-    await withSpanFrom(`publish ${[...byTopic.keys()].join(',')}`, first.traceparent, 'producer', { 'messaging.batch.message_count': rows.length }, () =>
-      producer.sendBatch({
+    const spans = rows.map((row) => startSpanFrom(`send ${row.topic}`, row.envelope.traceparent, {
+      kind: 'producer',
+      attributes: {
+        'messaging.system': 'kafka',
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': row.topic,
+        'messaging.kafka.message.key': row.message_key,
+        'messaging.message.id': row.envelope.id,
+        'messaging.batch.message_count': rows.length,
+        [ATTR_ID_LOJA]: row.envelope.idLoja,
+      },
+    }));
+    const byTopic = new Map<string, { row: OutboxRow; span: Span }[]>();
+    rows.forEach((row, index) => byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), { row, span: spans[index] }]));
+    try {
+      const sent = await this.producer.sendBatch({
         acks: -1,
-        topicMessages: [...byTopic].map(([topic, topicRows]) => ({
+        topicMessages: [...byTopic].map(([topic, messages]) => ({
           topic,
-          messages: topicRows.map((row) => ({
-            key: row.message_key,
-            value: JSON.stringify(row.envelope),
-            headers: {
-              'event-id': row.envelope.id,
-              'event-type': row.envelope.type,
-              ...(row.envelope.traceparent && { traceparent: row.envelope.traceparent }),
-            },
-          })),
+          messages: messages.map(({ row, span }) => {
+            const traceparent = traceparentOf(span) ?? row.envelope.traceparent;
+            return {
+              key: row.message_key,
+              value: JSON.stringify(row.envelope),
+              headers: { 'event-id': row.envelope.id, 'event-type': row.envelope.type, ...(traceparent && { traceparent }) },
+            };
+          }),
         })),
-      }),
-    );
+      });
+      // Where each message landed is known when its topic's messages all went to one partition
+      // (a store's messages always do); the consumer's span says it in every case.
+      for (const [topic, messages] of byTopic) {
+        const partitions = sent.filter((result) => result.topicName === topic);
+        if (partitions.length !== 1 || partitions[0].baseOffset === undefined) continue;
+        const { partition, baseOffset } = partitions[0];
+        messages.forEach(({ span }, index) => span.setAttributes({ 'messaging.destination.partition.id': String(partition), 'messaging.kafka.offset': Number(baseOffset) + index }));
+      }
+    } catch (error) {
+      for (const span of spans) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      throw error;
+    } finally {
+      for (const span of spans) span.end();
+    }
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
-import { requestContext } from '@trilha/observability';
+import { ATTR_ID_LOJA, loggedUrl, requestContext, withSpanFrom } from '@trilha/observability';
 import { header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
 
 /** Response headers a service may set that the caller should see. */
@@ -29,9 +29,11 @@ export interface ForwarderOptions {
 export class ServiceForwarder implements OnApplicationShutdown {
   private readonly logger = new Logger(ServiceForwarder.name);
   private readonly pools = new Map<string, Pool>();
+  private readonly origins = new Map<string, URL>();
 
   constructor(private readonly options: ForwarderOptions) {
     for (const [service, url] of Object.entries(options.services)) {
+      this.origins.set(service, new URL(url));
       this.pools.set(service, new Pool(url, { connections: 128, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
     }
   }
@@ -47,27 +49,41 @@ export class ServiceForwarder implements OnApplicationShutdown {
     if (request.loja) headers[INTERNAL_HEADERS.loja] = String(request.loja.idLoja);
     const origem = header(request, INTERNAL_HEADERS.origem);
     if (origem && (ORIGENS as readonly string[]).includes(origem)) headers[INTERNAL_HEADERS.origem] = origem;
-    propagation.inject(context.active(), headers);
     const hasBody = request.body !== undefined && !['GET', 'HEAD', 'DELETE'].includes(request.method);
     if (hasBody) headers['content-type'] = 'application/json';
-    try {
-      const upstream = await pool.request({
-        method: request.method as 'GET',
-        path: request.originalUrl,
-        headers,
-        body: hasBody ? JSON.stringify(request.body) : undefined,
-      });
-      reply.status(upstream.statusCode);
-      for (const name of PASSED_BACK) {
-        const value = upstream.headers[name];
-        if (value !== undefined) reply.header(name, value);
+    const origin = this.origins.get(service) as URL;
+    // The forwarding's client span: the service's server span is its child.
+    const attributes = {
+      'http.request.method': request.method,
+      'server.address': origin.hostname,
+      'server.port': Number(origin.port),
+      'url.full': `${origin.origin}${loggedUrl(request.originalUrl.split('?')[0])}`,
+      ...(request.loja && { [ATTR_ID_LOJA]: request.loja.idLoja }),
+    };
+    await withSpanFrom(request.method, 'active', { kind: 'client', attributes }, async (span) => {
+      propagation.inject(context.active(), headers);
+      try {
+        const upstream = await pool.request({
+          method: request.method as 'GET',
+          path: request.originalUrl,
+          headers,
+          body: hasBody ? JSON.stringify(request.body) : undefined,
+        });
+        span.setAttribute('http.response.status_code', upstream.statusCode);
+        if (upstream.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        reply.status(upstream.statusCode);
+        for (const name of PASSED_BACK) {
+          const value = upstream.headers[name];
+          if (value !== undefined) reply.header(name, value);
+        }
+        reply.send(Buffer.from(await upstream.body.arrayBuffer()));
+      } catch (error) {
+        this.logger.error({ msg: `forwarding to ${service} failed`, error: (error as Error).message });
+        const timedOut = /timeout/i.test((error as Error).name + (error as Error).message);
+        span.setAttribute('error.type', timedOut ? 'timeout' : 'unavailable').setStatus({ code: SpanStatusCode.ERROR });
+        sendProblem(reply, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
       }
-      reply.send(Buffer.from(await upstream.body.arrayBuffer()));
-    } catch (error) {
-      this.logger.error({ msg: `forwarding to ${service} failed`, error: (error as Error).message });
-      const timedOut = /timeout/i.test((error as Error).name + (error as Error).message);
-      sendProblem(reply, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
-    }
+    });
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { loggedUrl } from './logged-url';
 
@@ -22,28 +22,68 @@ function contextFrom(traceparent: string | null | undefined): Context {
   return traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
 }
 
+/** Where a span continues: a stored or received `traceparent`, or `'active'`, the active span's trace. */
+export type SpanParent = string | null | undefined | 'active';
+
+function parentContext(parent: SpanParent): Context {
+  return parent === 'active' ? context.active() : contextFrom(parent);
+}
+
+/** The attribute naming the store on every span, as on every log line. */
+export const ATTR_ID_LOJA = 'idLoja';
+
+export type SpanKindName = 'server' | 'client' | 'producer' | 'consumer' | 'internal';
+
+const SPAN_KINDS: Record<SpanKindName, SpanKind> = {
+  server: SpanKind.SERVER,
+  client: SpanKind.CLIENT,
+  producer: SpanKind.PRODUCER,
+  consumer: SpanKind.CONSUMER,
+  internal: SpanKind.INTERNAL,
+};
+
+export interface SpanOptions {
+  kind: SpanKindName;
+  attributes: Attributes;
+  /** Spans this one follows without being their child, as `traceparent`s (a retry's first attempt). */
+  links?: (string | null | undefined)[];
+}
+
 /**
- * Runs `work` inside a span that continues the trace of `traceparent`, as a consumer or a
- * relay does for a message it handles.
+ * Starts a span that continues the trace of `parent`, as a consumer, a relay or a delivery
+ * attempt does for what it handles. The caller ends it.
  */
-export async function withSpanFrom<T>(
-  name: string,
-  traceparent: string | null | undefined,
-  kind: 'consumer' | 'producer' | 'internal',
-  attributes: Record<string, string | number>,
-  work: () => Promise<T>,
-): Promise<T> {
-  const spanKind = { consumer: SpanKind.CONSUMER, producer: SpanKind.PRODUCER, internal: SpanKind.INTERNAL }[kind];
-  return tracer.startActiveSpan(name, { kind: spanKind, attributes }, contextFrom(traceparent), async (span) => {
-    try {
-      return await work();
-    } catch (error) {
-      span.recordException(error as Error);
-      throw error;
-    } finally {
-      span.end();
-    }
+export function startSpanFrom(name: string, parent: SpanParent, options: SpanOptions): Span {
+  const links = (options.links ?? []).flatMap((link) => {
+    const linked = link ? trace.getSpanContext(contextFrom(link)) : undefined;
+    return linked && trace.isSpanContextValid(linked) ? [{ context: linked }] : [];
   });
+  return tracer.startSpan(name, { kind: SPAN_KINDS[options.kind], attributes: options.attributes, links }, parentContext(parent));
+}
+
+/**
+ * Runs `work` inside a span started as `startSpanFrom` does. `work` gets the span, to add
+ * what it learns (a status code, an offset); a failure is recorded on it as an error and
+ * thrown on.
+ */
+export async function withSpanFrom<T>(name: string, parent: SpanParent, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
+  const span = startSpanFrom(name, parent, options);
+  try {
+    return await context.with(trace.setSpan(parentContext(parent), span), () => work(span));
+  } catch (error) {
+    span.recordException(error as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
+/** The `traceparent` of a span, to store or send where its trace goes on. */
+export function traceparentOf(span: Span): string | null {
+  const carrier: Record<string, string> = {};
+  propagation.inject(trace.setSpan(ROOT_CONTEXT, span), carrier);
+  return carrier.traceparent ?? null;
 }
 
 /**

@@ -11,3 +11,4 @@ export * from './stores';
 export * from './problems';
 export * from './typed-client';
 export * from './readiness';
+export * from './zipkin';

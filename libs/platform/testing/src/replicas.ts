@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { eventually } from './service-logs';
@@ -11,6 +11,14 @@ export interface Replica {
 }
 
 const root = resolve(__dirname, '../../../..');
+
+/** The pid listening on a TCP port of this machine: a process of the stack, to stop or pause for real. */
+export function pidOnPort(port: number): number {
+  const line = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  const pid = /pid=(\d+)/.exec(line)?.[1];
+  if (!pid) throw new Error(`no process listens on port ${port}: ${line}`);
+  return Number(pid);
+}
 
 /**
  * Starts one more process of a service of the stack (a second replica, or a restart after a

@@ -15,6 +15,8 @@ export interface TestStack {
     redisUrl: string;
   };
   env: Record<string, Record<string, string>>;
+  /** The stack's Zipkin (deploy/local/zipkin.mjs): UI at /zipkin/, API at /api/v2/. */
+  zipkinUrl: string;
   /** tools/test.mjs's control endpoint: POST /stop/<kafka|postgres|redis>, /start/<…>, /restart/<…>?downMs=… */
   controlUrl: string;
   /** Schemathesis' `st` command (tools/schemathesis.mjs). */

@@ -141,7 +141,7 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
     this.porLoja.set(entrega.idLoja, (this.porLoja.get(entrega.idLoja) ?? 0) + 1);
     const tentativa = requestContext
       .run({ correlationId: entrega.idEvento, causationId: entrega.idEvento, idLoja: entrega.idLoja }, () =>
-        this.client.enviar(entrega.webhook, entrega.idEvento, entrega.corpo, entrega.traceparent),
+        this.client.enviar(entrega.webhook, entrega.idEvento, entrega.corpo, entrega.traceparent, { anteriores: entrega.estado.tentativas, traceparentPrimeira: entrega.traceparentPrimeira }),
       )
       .then((resultado) => {
         this.logger.debug({ msg: 'webhook attempt', idEntrega: entrega.idEntrega, idLoja: entrega.idLoja, statusHttp: resultado.statusHttp, erro: resultado.erro, duracaoMs: resultado.duracaoMs });

@@ -4,21 +4,22 @@ import type { EventEnvelope } from '@trilha/contracts';
 import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
 import { testStack } from '@trilha/testing';
 import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
-import { WebhooksSaudeRotacaoRecuperacao1732000000400 } from '../migrations/1732000000400-webhooks-saude-rotacao-recuperacao';
+import { WebhooksSaudeRotacaoRecuperacao1732000000410 } from '../migrations/1732000000410-webhooks-saude-rotacao-recuperacao';
+import { EntregasTraceparentPrimeira1732000000420 } from '../migrations/1732000000420-entregas-traceparent-primeira';
 import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
 import { RemoverWebhookHandler } from '../remover-webhook/remover-webhook.handler';
 import type { ResultadoEnvio } from '../shared/webhook.client';
 import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
 
 const AGENDA = [100, 200, 300, 400, 500];
-const falha = (statusHttp = 500): ResultadoEnvio => ({ ok: false, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: `status ${statusHttp}, esperado 200` });
-const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusHttp: 200, duracaoMs: 1, erro: null });
+const falha = (statusHttp = 500): ResultadoEnvio => ({ ok: false, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: `status ${statusHttp}, esperado 200`, traceparent: null });
+const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusHttp: 200, duracaoMs: 1, erro: null, traceparent: null });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => {
   const stack = testStack();
   const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000400] };
+  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410, EntregasTraceparentPrimeira1732000000420] };
   let dataSource: DataSource;
   let entregas: EntregasDevidas;
   let lojas = 0;

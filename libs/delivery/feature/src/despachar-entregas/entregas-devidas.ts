@@ -13,6 +13,8 @@ export interface Reivindicada {
   idEvento: string;
   corpo: string;
   traceparent: string | null;
+  /** The first attempt's span, once it was made. */
+  traceparentPrimeira: string | null;
   estado: EstadoEntrega;
   /** Part of a bulk recovery: its end makes the store's next recovered delivery due. */
   recuperar: boolean;
@@ -47,6 +49,7 @@ interface ClaimRow extends Omit<WebhookRow, 'url'> {
   evento: string;
   data: object;
   traceparent: string | null;
+  traceparent_primeira: string | null;
   status: EstadoEntrega['status'];
   tentativas: number;
   manual: boolean;
@@ -104,7 +107,7 @@ export class EntregasDevidas {
        ), reivindicadas AS (
          UPDATE entregas e SET proxima_em = now() + make_interval(secs => $6), lease = gen_random_uuid()
          FROM escolhidas WHERE e.id_entrega = escolhidas.id_entrega
-         RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.status, e.tentativas, e.manual, e.recuperar, e.lease
+         RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.traceparent_primeira, e.status, e.tentativas, e.manual, e.recuperar, e.lease
        )
        SELECT r.*, w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate,
               meta.candidatas, meta.proxima_em_ms
@@ -128,6 +131,7 @@ export class EntregasDevidas {
         idEvento: row.id_evento,
         corpo: corpoNotificacao(row.evento, row.data),
         traceparent: row.traceparent,
+        traceparentPrimeira: row.traceparent_primeira,
         estado: { status: row.status, tentativas: row.tentativas, manual: row.manual },
         recuperar: row.recuperar,
         lease: row.lease,
@@ -185,13 +189,13 @@ export class EntregasDevidas {
         'concluir',
         `WITH decididas AS (
            SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::smallint[], $5::timestamptz[], $6::boolean[], $7::boolean[],
-                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[])
-             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar)
+                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[], $16::text[])
+             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar, traceparent)
          ), d AS (
            -- The store removed its webhook, or it was deactivated, during the attempt (both leave a
            -- delivery in flight to its attempt): a failed attempt is its last, and the event goes
            -- to the queue; a 200 delivered it. Never both.
-           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.manual, d.recuperar,
+           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.manual, d.recuperar, d.traceparent,
                   CASE WHEN removido THEN 'falhou' ELSE d.status END AS status,
                   CASE WHEN removido THEN NULL ELSE d.proxima_em END AS proxima_em,
                   d.para_fila OR removido AS para_fila
@@ -200,7 +204,8 @@ export class EntregasDevidas {
          ), atualizadas AS (
            UPDATE entregas e
            SET status = d.status, tentativas = d.tentativas, numero_tentativas = e.numero_tentativas + 1,
-               proxima_em = d.proxima_em, lease = NULL, manual = false, recuperar = false
+               proxima_em = d.proxima_em, lease = NULL, manual = false, recuperar = false,
+               traceparent_primeira = coalesce(e.traceparent_primeira, d.traceparent)
            FROM d WHERE e.id_entrega = d.id_entrega AND e.lease = d.lease
            RETURNING e.id_entrega, e.numero_tentativas, e.id_loja, e.id_evento, e.evento, e.data
          ), registradas AS (
@@ -256,6 +261,7 @@ export class EntregasDevidas {
           lote.map(({ entrega }) => entrega.idLoja),
           lote.map(({ entrega }) => entrega.estado.manual),
           lote.map(({ entrega }) => entrega.recuperar),
+          lote.map(({ resultado }) => resultado.traceparent),
         ],
       );
       await registrarSaude(

@@ -1,13 +1,14 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { Counter, Histogram } from 'prom-client';
 import { assinarComTodos, lerRetryAfter, segredosVigentes, type Segredos } from '@trilha/delivery-domain';
-import { withSpanFrom } from '@trilha/observability';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { ATTR_ID_LOJA, requestContext, startSpanFrom, traceparentOf } from '@trilha/observability';
 import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
 
-/** Spec 6.1: the receiver has 10 s to answer. The whole attempt, its DNS resolution included, gets these. */
+/** docs/API.md section 7: the receiver has 10 s to answer. The whole attempt, its DNS resolution included, gets these. */
 export const TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer: its status decides, its body is discarded. */
 const MAX_CORPO_RESPOSTA = 64 * 1024;
@@ -26,6 +27,19 @@ export interface ResultadoEnvio {
   erro: string | null;
   /** `Retry-After` of a 429 or 503, in ms. */
   retryAfterMs?: number;
+  /** The attempt's span, which a retry links to. */
+  traceparent: string | null;
+}
+
+/** The attribute of a later attempt's span naming the span of the delivery's first attempt. */
+export const ATTR_PRIMEIRA_TENTATIVA = 'trilha.webhook.first_attempt_span_id';
+
+/** Which attempt this is, for its span. */
+export interface Tentativa {
+  /** Failed attempts since the delivery was last due afresh (`http.request.resend_count`). */
+  anteriores: number;
+  /** The span of the delivery's first attempt, when one was made: a later attempt links to it. */
+  traceparentPrimeira: string | null;
 }
 
 const tentativas = new Counter({ name: 'trilha_webhook_attempts_total', help: 'Webhook POSTs made, by outcome', labelNames: ['outcome'] });
@@ -71,18 +85,41 @@ export class WebhookClient implements OnApplicationShutdown {
     });
   }
 
-  async enviar(destino: Destino, idWebhook: string, corpo: string, traceparent: string | null): Promise<ResultadoEnvio> {
+  /**
+   * The attempt runs inside an HTTP client span continuing `traceparent` (the delivery's
+   * consumer span), so every attempt of a notification, retries made minutes later included,
+   * is in the notification's trace; a retry's span links to the first attempt's.
+   */
+  async enviar(destino: Destino, idWebhook: string, corpo: string, traceparent: string | null, tentativa: Tentativa = { anteriores: 0, traceparentPrimeira: null }): Promise<ResultadoEnvio> {
     const dataHora = new Date();
     const inicio = performance.now();
-    const fim = (resultado: Omit<ResultadoEnvio, 'dataHora' | 'duracaoMs'>): ResultadoEnvio => {
+    const idLoja = requestContext.get()?.idLoja;
+    const primeira = tentativa.traceparentPrimeira?.split('-')[2];
+    const span = startSpanFrom('POST', traceparent, {
+      kind: 'client',
+      attributes: {
+        'http.request.method': 'POST',
+        ...(tentativa.anteriores > 0 && { 'http.request.resend_count': tentativa.anteriores }),
+        ...(idLoja !== undefined && { [ATTR_ID_LOJA]: idLoja }),
+        // Zipkin's span model has no links: the first attempt's span id is also an attribute.
+        ...(primeira && { [ATTR_PRIMEIRA_TENTATIVA]: primeira }),
+      },
+      links: [tentativa.traceparentPrimeira],
+    });
+    const fim = (resultado: Omit<ResultadoEnvio, 'dataHora' | 'duracaoMs' | 'traceparent'>): ResultadoEnvio => {
       const duracaoMs = Math.round(performance.now() - inicio);
       tentativas.inc({ outcome: resultado.ok ? 'delivered' : resultado.statusHttp ? `status_${resultado.statusHttp}` : 'error' });
       duracao.observe(duracaoMs / 1000);
-      return { ...resultado, dataHora, duracaoMs };
+      if (resultado.statusHttp !== null) span.setAttribute('http.response.status_code', resultado.statusHttp);
+      if (!resultado.ok) span.setAttribute('error.type', resultado.statusHttp ? String(resultado.statusHttp) : (resultado.erro ?? 'erro')).setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      return { ...resultado, dataHora, duracaoMs, traceparent: traceparentOf(span) };
     };
     const prazo = AbortSignal.timeout(TIMEOUT_MS);
     try {
       const url = new URL(destino.url);
+      // The query may carry the store's own credentials: the span names the address without it.
+      span.setAttributes({ 'url.full': `${url.origin}${url.pathname}`, 'server.address': url.hostname, 'server.port': Number(url.port || 443) });
       const [endereco] = await this.guard.resolver(url.hostname, prazo);
       const timestamp = Math.floor(dataHora.getTime() / 1000);
       const headers: Record<string, string> = {
@@ -92,29 +129,27 @@ export class WebhookClient implements OnApplicationShutdown {
         'webhook-timestamp': String(timestamp),
         'webhook-signature': assinarComTodos(segredosVigentes(destino, dataHora.getTime()), idWebhook, timestamp, corpo),
       };
-      return await withSpanFrom('webhook POST', traceparent, 'producer', { 'url.full': `${url.origin}${url.pathname}`, 'messaging.message.id': idWebhook }, async () => {
-        propagation.inject(context.active(), headers);
-        const ip = endereco.family === 6 ? `[${endereco.address}]` : endereco.address;
-        const response = await this.agent.request({
-          origin: `${url.protocol}//${ip}${url.port ? `:${url.port}` : ''}`,
-          path: `${url.pathname}${url.search}`,
-          method: 'POST',
-          // undici takes the TLS server name from the Host header.
-          headers: { host: url.host, ...headers },
-          body: corpo,
-          signal: prazo,
-        });
-        // The status decides; the body is read (to keep the connection) only up to a limit.
-        response.body.dump({ limit: MAX_CORPO_RESPOSTA }).catch(() => undefined);
-        const status = response.statusCode;
-        if (status === 200) return fim({ ok: true, statusHttp: status, erro: null });
-        const retryAfter = status === 429 || status === 503 ? header(response.headers['retry-after']) : undefined;
-        return fim({
-          ok: false,
-          statusHttp: status,
-          erro: status >= 300 && status < 400 ? `redirecionamento (${status}) não é seguido` : `status ${status}, esperado 200`,
-          retryAfterMs: lerRetryAfter(retryAfter, Date.now()),
-        });
+      propagation.inject(trace.setSpan(context.active(), span), headers);
+      const ip = endereco.family === 6 ? `[${endereco.address}]` : endereco.address;
+      const response = await this.agent.request({
+        origin: `${url.protocol}//${ip}${url.port ? `:${url.port}` : ''}`,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        // undici takes the TLS server name from the Host header.
+        headers: { host: url.host, ...headers },
+        body: corpo,
+        signal: prazo,
+      });
+      // The status decides; the body is read (to keep the connection) only up to a limit.
+      response.body.dump({ limit: MAX_CORPO_RESPOSTA }).catch(() => undefined);
+      const status = response.statusCode;
+      if (status === 200) return fim({ ok: true, statusHttp: status, erro: null });
+      const retryAfter = status === 429 || status === 503 ? header(response.headers['retry-after']) : undefined;
+      return fim({
+        ok: false,
+        statusHttp: status,
+        erro: status >= 300 && status < 400 ? `redirecionamento (${status}) não é seguido` : `status ${status}, esperado 200`,
+        retryAfterMs: lerRetryAfter(retryAfter, Date.now()),
       });
     } catch (error) {
       return fim({ ok: false, statusHttp: null, erro: descreverFalha(error) });

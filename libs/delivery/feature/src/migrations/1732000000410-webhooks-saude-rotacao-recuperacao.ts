@@ -13,8 +13,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - `entregas.recuperar`: the delivery is in a bulk recovery; those of a store are attempted one
  *   at a time in the order their events occurred (the next is made due when one ends).
  */
-export class WebhooksSaudeRotacaoRecuperacao1732000000400 implements MigrationInterface {
-  name = 'WebhooksSaudeRotacaoRecuperacao1732000000400';
+export class WebhooksSaudeRotacaoRecuperacao1732000000410 implements MigrationInterface {
+  name = 'WebhooksSaudeRotacaoRecuperacao1732000000410';
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.query(`
