@@ -47,6 +47,8 @@ const tentativas = (spans: ZipkinSpan[]) =>
 const fim = (s: ZipkinSpan) => s.timestamp + s.duration;
 /** How far two processes' span clocks may differ, in µs. */
 const RELOGIOS_US = 10_000;
+/** How far within one process a child's end may trail its parent's (see the durations below). */
+const MESMO_TURNO_US = 2_000;
 
 /** Waits until Zipkin holds the trace's `attempts` webhook attempts (spans arrive a second after they end). */
 function rastroCom(traceId: string, attempts: number): Promise<ZipkinSpan[]> {
@@ -56,7 +58,7 @@ function rastroCom(traceId: string, attempts: number): Promise<ZipkinSpan[]> {
   });
 }
 
-describe('one notification is one trace in Zipkin, from the request to the webhook (issue 22)', () => {
+describe('one notification is one trace in Zipkin, from the request to the webhook', () => {
   it('chains gateway, service, command, outbox, Kafka and the webhook attempt, with their conventions and the store on every span', async () => {
     const loja = await createStore();
     const { segredo } = await registerWebhook(loja, receiver.url('/rastreado'));
@@ -105,9 +107,11 @@ describe('one notification is one trace in Zipkin, from the request to the webho
     // apart): the service starts handling while the gateway waits, and its command has
     // committed before the gateway has the answer. (The service's server span itself may end
     // after that: it ends when the service has finished with the response.)
+    // A span ends when its work's promise settles, in the same turn of the event loop in which
+    // its parent's answer may already be flushed: its end may trail by a fraction of a millisecond.
     for (const [pai, filho] of [[entrada, encaminhamento], [servico, comando]]) {
       expect(filho.timestamp).toBeGreaterThanOrEqual(pai.timestamp);
-      expect(fim(filho)).toBeLessThanOrEqual(fim(pai));
+      expect(fim(filho)).toBeLessThanOrEqual(fim(pai) + MESMO_TURNO_US);
     }
     expect(servico.timestamp).toBeGreaterThanOrEqual(encaminhamento.timestamp - RELOGIOS_US);
     expect(fim(comando)).toBeLessThanOrEqual(fim(encaminhamento) + RELOGIOS_US);

@@ -19,7 +19,7 @@ async function abrirAtendimento(loja: TestStore): Promise<string> {
   return traceId;
 }
 
-describe('Zipkin not answering (issue 22)', () => {
+describe('Zipkin not answering', () => {
   it('delays no request and no notification, and the traces made after it answers again reach it', async () => {
     const receiver = await WebhookReceiver.start(stack);
     const zipkin = pidOnPort(Number(new URL(stack.zipkinUrl).port));
