@@ -56,15 +56,22 @@ afterAll(async () => {
 
 // --- The cluster, translated to this machine ----------------------------------------------------
 
+/**
+ * The next port of a block of the stack's own for the pods' containers, free when chosen. The
+ * block lies below the kernel's ephemeral range (32768 and up), so no outgoing connection of the
+ * running stack can take a port between its choice here and the process's listen.
+ */
+let nextPort = stack.ports.gateway + 150;
 async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
+  for (;;) {
+    const port = nextPort++;
+    const free = await new Promise<boolean>((done) => {
+      const server = createServer();
+      server.once('error', () => done(false));
+      server.listen(port, '::', () => server.close(() => done(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 interface Cluster {
