@@ -87,7 +87,9 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
         await eventually(`the replica on ${opsPort} ready, consuming`, async () => (await readiness(opsPort))?.status === 'ready' || undefined, 60_000, 200);
         expect(await metricValue(opsPort, 'trilha_kafka_consumer_running')).toBe(1);
       }
-      for (const opsPort of [...Object.values(stack.ports.ops), atendimentoOps, gatewayOps]) expect(await metricValue(opsPort, 'trilha_kafka_connected')).toBe(1);
+      for (const opsPort of [...Object.values(stack.ports.ops), atendimentoOps, gatewayOps]) {
+        await eventually(`trilha_kafka_connected 1 on ${opsPort}`, async () => (await metricValue(opsPort, 'trilha_kafka_connected')) === 1 || undefined, 30_000, 200);
+      }
 
       // Each event once, in the order the store's events occurred.
       await eventually('the three deliveries confirmed, and no other', async () => {

@@ -6,8 +6,9 @@ const CHECK_TIMEOUT_MS = 2000;
 
 /**
  * Whether the service reaches Kafka, for `/readyz` and for `trilha_kafka_connected` on
- * `/metrics` (asked on every scrape). Callers share the check in flight: while Kafka is down an
- * admin's connect retries for many seconds, and probes and scrapes would otherwise pile them up.
+ * `/metrics` (asked on every scrape). Callers share the check in flight, so probes and scrapes
+ * never pile up connection attempts while Kafka is down; the admin should make one attempt per
+ * check, so that the answer follows Kafka's return at the next check.
  * Returns the check, which rejects with the reason when Kafka does not answer within 2 s.
  */
 export function kafkaReachability(admin: Admin): () => Promise<void> {

@@ -1,10 +1,10 @@
 import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
-import { Partitioners } from 'kafkajs';
+import { Kafka, Partitioners } from 'kafkajs';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { KafkaConnection } from '@trilha/config';
-import { createKafka, dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
+import { dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
 import { parkedCommand } from './parked-command';
 import { startOpsServer } from '@trilha/observability';
 import { createTopics } from './create-topics';
@@ -82,7 +82,9 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     }),
   });
   await app.init();
-  const admin = createKafka(spec.kafka, `${spec.name}-readiness`).admin();
+  // One attempt per check: the probes and scrapes repeat it, and a check must not sit in a
+  // retry back-off while Kafka is already back.
+  const admin = new Kafka({ ...kafkaClientConfig(spec.kafka, `${spec.name}-readiness`), retry: { retries: 0 } }).admin();
   const kafkaAnswers = kafkaReachability(admin);
   // While Kafka answers, the service is ready only once its consumers run (a gateway replica
   // reads store events from the latest offset on). While it does not, the service serves
