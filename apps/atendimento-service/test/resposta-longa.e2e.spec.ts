@@ -8,15 +8,9 @@ import { apiClient, createStore, envelope, eventPublisher, eventually, handledBy
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const kafka = eventPublisher(stack);
-let receiver: WebhookReceiver;
+const receiver = WebhookReceiver.forTestFile(stack);
 
-beforeAll(async () => {
-  receiver = await WebhookReceiver.start(stack);
-});
-afterAll(async () => {
-  await kafka.close();
-  await receiver.close();
-});
+afterAll(() => kafka.close());
 
 const VOLUMES = 20;
 const codePoints = (text: string) => [...text].length;

@@ -8,13 +8,7 @@ import { apiClient, createStore, eventually, queueWith, registerWebhook, testSta
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const cliente = { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' };
-let receiver: WebhookReceiver;
-
-beforeAll(async () => {
-  receiver = await WebhookReceiver.start(stack);
-});
-
-afterAll(() => receiver.close());
+const receiver = WebhookReceiver.forTestFile(stack);
 
 /** Opens a conversation through the public API, in a trace of its own. */
 async function abrirAtendimento(token: string) {

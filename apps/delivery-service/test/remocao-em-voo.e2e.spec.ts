@@ -4,16 +4,9 @@ import { apiClient, createStore, envelope, eventPublisher, eventually, isVerific
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const kafka = eventPublisher(stack);
-let receiver: WebhookReceiver;
+const receiver = WebhookReceiver.forTestFile(stack);
 
-beforeAll(async () => {
-  receiver = await WebhookReceiver.start(stack);
-});
-
-afterAll(async () => {
-  await kafka.close();
-  await receiver.close();
-});
+afterAll(() => kafka.close());
 
 /**
  * A store whose receiver holds its first notification open until `responder` is called with a

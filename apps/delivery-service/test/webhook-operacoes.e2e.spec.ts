@@ -10,16 +10,9 @@ const kafka = eventPublisher(stack);
 /** The test stack's compressed settings (tools/test.mjs). */
 const { WEBHOOK_SECRET_OVERLAP, WEBHOOK_DISABLE_AFTER } = stack.env['delivery-service'];
 const segundos = (texto: string) => Number(/^(\d+)s$/.exec(texto)![1]) * 1000;
-let receiver: WebhookReceiver;
+const receiver = WebhookReceiver.forTestFile(stack);
 
-beforeAll(async () => {
-  receiver = await WebhookReceiver.start(stack);
-});
-
-afterAll(async () => {
-  await kafka.close();
-  await receiver.close();
-});
+afterAll(() => kafka.close());
 
 const mensagem = (idLoja: number, texto = 'Onde está meu pedido?') =>
   envelope('atendimento.mensagem', idLoja, {

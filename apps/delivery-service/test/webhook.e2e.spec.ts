@@ -10,16 +10,9 @@ const admin = { 'x-admin-key': stack.adminApiKey };
 const kafka = eventPublisher(stack);
 /** The test stack's compressed WEBHOOK_RETRY_SCHEDULE (tools/test.mjs). */
 const AGENDA_MS = [500, 1000, 1500, 2000, 2500];
-let receiver: WebhookReceiver;
+const receiver = WebhookReceiver.forTestFile(stack);
 
-beforeAll(async () => {
-  receiver = await WebhookReceiver.start(stack);
-});
-
-afterAll(async () => {
-  await kafka.close();
-  await receiver.close();
-});
+afterAll(() => kafka.close());
 
 /** A new store whose webhook is this receiver's path. */
 async function comWebhook(path: string, flags: Record<string, boolean> = {}) {

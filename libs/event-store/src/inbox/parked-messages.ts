@@ -40,15 +40,20 @@ export function isForConsumer(message: Pick<KafkaMessage, 'headers'>, consumer: 
 
 const parkedTotal = new Counter({ name: 'trilha_messages_parked_total', help: 'Kafka messages parked because they could not be handled', labelNames: ['consumer', 'topic'] });
 
-/** Where the waiting-messages gauge counts from: the service's database, once a consumer exists. */
-let countWaiting: (() => Promise<{ consumer: string; waiting: number }[]>) | undefined;
+/** The databases the waiting-messages gauge counts in: the one of each ParkedMessages (a service has one). */
+const countedIn = new Set<DataSource>();
 new Gauge({
   name: 'trilha_parked_messages',
   help: 'Parked Kafka messages not replayed yet, per consumer',
   labelNames: ['consumer'],
   async collect() {
     this.reset();
-    for (const { consumer, waiting } of (await countWaiting?.().catch(() => [])) ?? []) this.set({ consumer }, waiting);
+    for (const dataSource of countedIn) {
+      const rows: { consumer: string; waiting: number }[] = await dataSource
+        .query(`SELECT consumer, count(*)::int AS waiting FROM parked_messages WHERE replayed_at IS NULL GROUP BY consumer`)
+        .catch(() => []);
+      for (const { consumer, waiting } of rows) this.inc({ consumer }, waiting);
+    }
   },
 });
 
@@ -80,8 +85,7 @@ export class ParkedMessages {
   private readonly logger = new Logger(ParkedMessages.name);
 
   constructor(private readonly dataSource: DataSource) {
-    countWaiting = () =>
-      dataSource.query(`SELECT consumer, count(*)::int AS waiting FROM parked_messages WHERE replayed_at IS NULL GROUP BY consumer`);
+    countedIn.add(dataSource);
   }
 
   /**

@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { API_PREFIX, problem, sendProblem, type LimitedRequest } from '@trilha/http';
 import { SemToken, type AuthenticatedRequest } from '@trilha/http';
+import { setServerRoute } from '@trilha/observability';
 import { apiCatalog, matchRoute, methodsOf, type ApiRoute, type OpenApiDocument } from './api-catalog';
 import { ServiceForwarder, type ForwarderOptions } from './service-forwarder';
 
@@ -39,6 +40,7 @@ function routeMatchHook(routes: ApiRoute[]) {
     }
     if (route.service !== GATEWAY_SERVICE) {
       request.apiRoute = route;
+      setServerRoute(request, `/${API_PREFIX}${route.path}`);
       request.limitedRoute = { id: route.id, limitPerMinute: route.limitPerMinute };
     }
     done();

@@ -86,6 +86,17 @@ export function traceparentOf(span: Span): string | null {
   return carrier.traceparent ?? null;
 }
 
+/** Routes that a catch-all handler resolved itself (the gateway's forwarded routes), by request. */
+const resolvedRoutes = new WeakMap<FastifyRequest, string>();
+
+/**
+ * Names a request's server span after the route a catch-all handler resolved (e.g. the
+ * gateway's `/v1/atendimentos/{idAtendimento}`) rather than after the catch-all's own pattern.
+ */
+export function setServerRoute(request: FastifyRequest, route: string): void {
+  resolvedRoutes.set(request, route);
+}
+
 /**
  * Fastify `onRequest` hook: each request runs inside its server span, continuing the caller's
  * W3C `traceparent`, so its log lines, its forwarded calls and the events it writes share the
@@ -100,8 +111,7 @@ export function traceRequestHook(request: FastifyRequest, reply: FastifyReply, d
   if (span.isRecording()) {
     span.setAttributes({ 'http.request.method': request.method, 'url.path': loggedUrl(request.url.split('?')[0]) });
     reply.raw.once('finish', () => {
-      // The route the router matched; a forwarded route is the gateway's catch-all.
-      const route = request.routeOptions.url;
+      const route = resolvedRoutes.get(request) ?? request.routeOptions.url;
       if (route) span.updateName(`${request.method} ${route}`).setAttribute('http.route', route);
       span.setAttribute('http.response.status_code', reply.statusCode);
       if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

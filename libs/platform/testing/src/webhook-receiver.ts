@@ -42,13 +42,12 @@ export class WebhookReceiver {
   readonly received: ReceivedRequest[] = [];
   private readonly behaviours = new Map<string, Behaviour>();
 
-  private constructor(private readonly server: Server) {}
+  private readonly server: Server;
 
-  static async start(stack: TestStack): Promise<WebhookReceiver> {
+  private constructor(stack: TestStack) {
     const gateway = stack.env['api-gateway'];
-    const server = createServer({ cert: readFileSync(gateway.TLS_CERT_FILE), key: readFileSync(gateway.TLS_KEY_FILE) });
-    const receiver = new WebhookReceiver(server);
-    server.on('request', (request, response) => {
+    this.server = createServer({ cert: readFileSync(gateway.TLS_CERT_FILE), key: readFileSync(gateway.TLS_KEY_FILE) });
+    this.server.on('request', (request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', async () => {
@@ -57,9 +56,9 @@ export class WebhookReceiver {
         response.on('close', () => {
           if (!response.writableFinished) received.aborted = true;
         });
-        const index = receiver.received.filter((r) => r.path === path).length;
-        receiver.received.push(received);
-        const behaviour: Behaviour = receiver.behaviours.get(path) ?? (() => ({ status: 200 }));
+        const index = this.received.filter((r) => r.path === path).length;
+        this.received.push(received);
+        const behaviour: Behaviour = this.behaviours.get(path) ?? (() => ({ status: 200 }));
         const answer = await behaviour(received, index);
         if ('hang' in answer || received.aborted) return;
         if ('closeConnection' in answer) return void request.socket.destroy();
@@ -73,8 +72,25 @@ export class WebhookReceiver {
         response.end(answer.body ?? '{}', () => (received.answered = answer.status));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  }
+
+  /** A receiver listening on a free loopback port, for one test. */
+  static async start(stack: TestStack): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver(stack);
+    await receiver.listen();
     return receiver;
+  }
+
+  /** A receiver for a whole test file: it listens before the file's first test and closes after its last. */
+  static forTestFile(stack: TestStack): WebhookReceiver {
+    const receiver = new WebhookReceiver(stack);
+    beforeAll(() => receiver.listen());
+    afterAll(() => receiver.close());
+    return receiver;
+  }
+
+  private async listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
   }
 
   /** An https URL of this receiver (by host name, as a store would register it). */
