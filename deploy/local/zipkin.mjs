@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { javaBin, launch, run, stopProc, tailFile, waitReady, which } from './infra.mjs';
+import { javaBin, launch, run, stopProc, tailFile, waitReady, which } from './processes.mjs';
 
 export const ZIPKIN_VERSION = '3.5.1';
 const ARTIFACT = `io.zipkin:zipkin-server:${ZIPKIN_VERSION}:jar:exec`;

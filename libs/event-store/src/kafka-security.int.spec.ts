@@ -7,7 +7,7 @@ import { ensureTopics } from './kafka-topics';
 
 /**
  * Kafka with TLS and SASL, as managed Kafkas ask for it: the local broker's SASL_SSL listener
- * (deploy/local/infra.mjs: a certificate of its own CA, SASL PLAIN and SCRAM), reached with the
+ * (deploy/local/kafka.mjs: a certificate of its own CA, SASL PLAIN and SCRAM), reached with the
  * settings a service reads from its environment, parsed by the same schema.
  */
 const stack = testStack();

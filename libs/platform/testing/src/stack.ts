@@ -10,7 +10,7 @@ export interface TestStack {
   infra: {
     databaseUrl: string;
     kafkaBrokers: string;
-    /** The broker's SASL_SSL listener (deploy/local/infra.mjs): TLS with its own CA, SASL PLAIN or SCRAM. */
+    /** The broker's SASL_SSL listener (deploy/local/kafka.mjs): TLS with its own CA, SASL PLAIN or SCRAM. */
     kafkaSaslSsl: { brokers: string; caFile: string; username: string; password: string; mechanisms: string[] };
     redisUrl: string;
   };
