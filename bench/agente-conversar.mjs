@@ -9,7 +9,11 @@
 // store and an agent with 1,000 generated questions, then sends a fixed rate of messages — a mix
 // of paraphrases of its questions and questions it cannot answer — and measures each call over
 // HTTPS through the gateway. Progress goes to stderr; the report to stdout.
-import { BASE_PORTS, benchStack, countsLine, cpuMeter, describeMachine, fmt, latencyLine, openLoop, parseArgs, percentile, say } from './lib/bench-kit.mjs';
+import { BASE_PORTS, fmt, parseArgs, say } from './lib/bench-kit.mjs';
+import { benchStack } from './lib/bench-stack.mjs';
+import { countsLine, latencyLine, percentile } from './lib/latency.mjs';
+import { openLoop } from './lib/load-loops.mjs';
+import { cpuMeter, describeMachine } from './lib/machine.mjs';
 
 const args = parseArgs({ rate: 100, duration: 30, warmup: 5, keep: false });
 const TARGET = { p99: 50 };

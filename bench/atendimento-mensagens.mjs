@@ -15,7 +15,11 @@
 // half minute compiling hot code (with 5 s the same code measured p99 2.5 s, all of it a backlog
 // from the first seconds that a load this close to capacity never works off).
 import { createRequire } from 'node:module';
-import { BASE_PORTS, benchStack, countsLine, cpuMeter, describeMachine, fmt, inParallel, latencyLine, openLoop, parseArgs, percentile, say, sleep } from './lib/bench-kit.mjs';
+import { BASE_PORTS, fmt, inParallel, parseArgs, say, sleep } from './lib/bench-kit.mjs';
+import { benchStack } from './lib/bench-stack.mjs';
+import { countsLine, latencyLine, percentile } from './lib/latency.mjs';
+import { openLoop } from './lib/load-loops.mjs';
+import { cpuMeter, describeMachine } from './lib/machine.mjs';
 
 const require = createRequire(import.meta.url);
 const { Kafka, logLevel } = require('kafkajs');

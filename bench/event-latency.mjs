@@ -19,7 +19,11 @@
 // PostgreSQL's clock. Progress goes to stderr every 5 s; the report goes to stdout.
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
-import { BASE_PORTS, benchStack, cpuMeter, describeMachine, latencyLine, openLoop, parseArgs, percentile, say, sleep } from './lib/bench-kit.mjs';
+import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
+import { benchStack } from './lib/bench-stack.mjs';
+import { latencyLine, percentile } from './lib/latency.mjs';
+import { openLoop } from './lib/load-loops.mjs';
+import { cpuMeter, describeMachine } from './lib/machine.mjs';
 
 const require = createRequire(import.meta.url);
 const { DataSource } = require('typeorm');

@@ -15,7 +15,11 @@
 // GET /fila/lista (default limite, 50) for random stores of a --sample for --duration seconds,
 // then --deleters clients remove items with DELETE /fila/delete?codigo= for as long.
 import { createRequire } from 'node:module';
-import { BASE_PORTS, benchStack, closedLoop, countsLine, cpuMeter, describeMachine, inParallel, latencyLine, parseArgs, percentile, say } from './lib/bench-kit.mjs';
+import { BASE_PORTS, inParallel, parseArgs, say } from './lib/bench-kit.mjs';
+import { benchStack } from './lib/bench-stack.mjs';
+import { countsLine, latencyLine, percentile } from './lib/latency.mjs';
+import { closedLoop } from './lib/load-loops.mjs';
+import { cpuMeter, describeMachine } from './lib/machine.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');

@@ -16,7 +16,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stackPorts } from '../tools/stack.mjs';
-import { BASE_PORTS, describeMachine, machine, parseArgs, say } from './lib/bench-kit.mjs';
+import { BASE_PORTS, parseArgs, say } from './lib/bench-kit.mjs';
+import { describeMachine, machine } from './lib/machine.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const args = parseArgs({ keep: false });

@@ -20,9 +20,11 @@
 // Progress goes to stderr; the report to stdout.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import {
-  BASE_PORTS, benchStack, closedLoop, cpuMeter, describeResult, httpsAgent, parseArgs, request, say, sleep,
-} from './lib/bench-kit.mjs';
+import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
+import { benchStack, httpsAgent, request } from './lib/bench-stack.mjs';
+import { describeResult } from './lib/latency.mjs';
+import { closedLoop } from './lib/load-loops.mjs';
+import { cpuMeter } from './lib/machine.mjs';
 import { trackingDataSet, trackingReportHead } from './lib/tracking-data.mjs';
 
 const { Agent } = createRequire(import.meta.url)('undici');

@@ -16,9 +16,11 @@
 //      open loop that falls behind then never catches up at a rate this close to capacity;
 // and checks that every 201 is one stored event and that the outbox drained to Kafka.
 import { createRequire } from 'node:module';
-import {
-  BASE_PORTS, benchStack, closedLoop, cpuMeter, describeResult, httpsAgent, openLoop, parseArgs, request, say, sleep,
-} from './lib/bench-kit.mjs';
+import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
+import { benchStack, httpsAgent, request } from './lib/bench-stack.mjs';
+import { describeResult } from './lib/latency.mjs';
+import { closedLoop, openLoop } from './lib/load-loops.mjs';
+import { cpuMeter } from './lib/machine.mjs';
 import { trackingDataSet, trackingReportHead } from './lib/tracking-data.mjs';
 
 const require = createRequire(import.meta.url);

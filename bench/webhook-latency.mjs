@@ -17,7 +17,11 @@
 // from the delivery service's inbox and its deliveries' first attempts.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { BASE_PORTS, benchStack, clientAddress, cpuMeter, describeMachine, latencyLine, openLoop, parseArgs, percentile, say, sleep } from './lib/bench-kit.mjs';
+import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
+import { benchStack, clientAddress } from './lib/bench-stack.mjs';
+import { latencyLine, percentile } from './lib/latency.mjs';
+import { openLoop } from './lib/load-loops.mjs';
+import { cpuMeter, describeMachine } from './lib/machine.mjs';
 import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 
 const require = createRequire(import.meta.url);

@@ -18,7 +18,10 @@
 // as the concurrency the delay needs (1 s × 500/s → ≥ 500 stores).
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { BASE_PORTS, benchStack, cpuMeter, describeMachine, parseArgs, percentile, say, sleep } from './lib/bench-kit.mjs';
+import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
+import { benchStack } from './lib/bench-stack.mjs';
+import { percentile } from './lib/latency.mjs';
+import { cpuMeter, describeMachine } from './lib/machine.mjs';
 import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 
 const require = createRequire(import.meta.url);

@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { describeMachine, machine, say } from './bench-kit.mjs';
+import { say } from './bench-kit.mjs';
+import { describeMachine, machine } from './machine.mjs';
 
 const require = createRequire(import.meta.url);
 const root = resolve(import.meta.dirname, '../..');
@@ -29,8 +30,8 @@ async function insertRows(db, table, columns, types, rows) {
 }
 
 /**
- * Creates `stores` stores (with tokens) through the API, then loads the issue's data set: per
- * store, `orders` orders of `volumes` volumes with `events` events each (every fourth one
+ * Creates `stores` stores (with tokens) through the API, then loads the tracking benchmarks' data
+ * set: per store, `orders` orders of `volumes` volumes with `events` events each (every fourth one
  * internal). Resolves to what was stored ({ pedidos, events, hashes }) and the load's targets:
  * every order with its store, as { store, pedido: { numeroPedido, idPedido, pedidoCanal, codigos } }.
  */

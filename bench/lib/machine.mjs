@@ -1,0 +1,110 @@
+// The machine a benchmark runs on, for its report: its facts with a CPU probe, and the CPU taken
+// by each process of the benchmark and by everything outside it.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { say } from './bench-kit.mjs';
+
+/**
+ * How long this host takes now for a fixed piece of work on one core (SHA-256 chained 200,000
+ * times). A shared host runs the same work faster at some hours than at others, which moves
+ * every figure of a run; the probe lets runs of different hours be compared.
+ */
+function cpuProbe() {
+  const chain = (times) => {
+    let digest = Buffer.alloc(32);
+    for (let i = 0; i < times; i += 1) digest = createHash('sha256').update(digest).digest();
+  };
+  chain(50_000); // warm-up: compiled code from here on, as in the timed part
+  const started = process.hrtime.bigint();
+  chain(200_000);
+  return `${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(0)} ms`;
+}
+
+/** The machine, for the report: cores, CPU, memory, Node.js, its CPU probe and load average now. */
+export function machine() {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  let cores = availableParallelism();
+  try {
+    cores = Number(execFileSync('nproc', { encoding: 'utf8' }).trim());
+  } catch {
+    /* keep availableParallelism */
+  }
+  return {
+    date: new Date().toISOString(),
+    cores,
+    cpu: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? 'unknown',
+    memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    node: process.version,
+    loadAverage: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    cpuProbe: cpuProbe(),
+  };
+}
+
+/** "2 cores, AMD EPYC …, 23.5 GiB RAM, node v20.20.2, CPU probe 430 ms" */
+export const describeMachine = (facts) => `${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}, CPU probe ${facts.cpuProbe}`;
+
+/** CPU seconds used so far by each named process tree and by this process's, and by the machine. */
+function cpuSnapshot(names) {
+  const tick = 100; // USER_HZ
+  const procs = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      procs.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / tick });
+    } catch {
+      /* gone */
+    }
+  }
+  const groupOf = (pid) => {
+    for (let p = pid, hops = 0; p && hops < 20; p = procs.get(p)?.ppid, hops += 1) {
+      if (names.has(p)) return names.get(p);
+      if (p === process.pid) return 'benchmark (load generator)';
+    }
+    return 'other';
+  };
+  const groups = new Map();
+  for (const [pid, { cpu }] of procs) groups.set(groupOf(pid), (groups.get(groupOf(pid)) ?? 0) + cpu);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { at: performance.now(), groups, busy: (user + nice + system + irq + softirq + steal) / tick, idle: (idle + iowait) / tick };
+}
+
+/**
+ * Measures CPU between start() and stop(): how busy the machine was, and the share of one core
+ * taken by each of the stack's processes (with their children), by `extra` ones (pid → name), by
+ * this load generator, and by everything else, "outside the benchmark" (other users' jobs, the
+ * kernel). stop() returns { busy, outside, text } and warns when the outside took over 15 %.
+ */
+export function cpuMeter(stack, extra = new Map()) {
+  const names = new Map([...stack.processes.map((service) => [service.child.pid, service.name]), ...extra]);
+  const infraDir = realpathSync(join(stack.dataDir, 'infra'));
+  for (const name of ['kafka', 'postgres', 'redis']) {
+    try {
+      names.set(Number(readFileSync(join(infraDir, `${name}.pid`), 'utf8').trim()), name);
+    } catch {
+      /* not there */
+    }
+  }
+  let from;
+  return {
+    start: () => (from = cpuSnapshot(names)),
+    stop() {
+      const to = cpuSnapshot(names);
+      const seconds = (to.at - from.at) / 1000;
+      const used = [...to.groups].filter(([group]) => group !== 'other').map(([group, cpu]) => [group, (cpu - (from.groups.get(group) ?? 0)) / seconds]);
+      const machineCores = (to.busy - from.busy) / seconds;
+      const outside = Math.max(0, machineCores - used.reduce((sum, [, cores]) => sum + cores, 0));
+      const busy = (to.busy - from.busy) / (to.busy - from.busy + (to.idle - from.idle));
+      const parts = [...used, ['outside the benchmark', outside]]
+        .filter(([, cores]) => cores >= 0.005)
+        .sort((a, b) => b[1] - a[1])
+        .map(([group, cores]) => `${group} ${(cores * 100).toFixed(0)}%`);
+      if (outside > 0.15) say(`warning: ${(outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
+      return { busy, outside, text: `machine ${(busy * 100).toFixed(0)}% busy; % of one core: ${parts.join(', ')}` };
+    },
+  };
+}
