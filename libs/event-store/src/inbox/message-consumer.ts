@@ -6,12 +6,10 @@ import { InvalidMessageError, parseEventMessage, type EventEnvelope, type TopicC
 import { ATTR_ID_LOJA, requestContext, withSpanFrom } from '@trilha/observability';
 import { holdingWritesAtCommit } from '../event-store';
 import { kafkaMessageJson } from './kafka-value';
-import { isForConsumer, ParkedMessages } from './parked-messages';
+import { isForConsumer, MAX_BACKOFF_MS, ParkedMessages, type ConsumedMessage } from './parked-messages';
 import { WriteBatcher } from './write-batcher';
 
 const handled = new Counter({ name: 'trilha_messages_handled_total', help: 'Kafka messages handled', labelNames: ['consumer', 'outcome'] });
-
-const MAX_BACKOFF_MS = 5000;
 
 /** How a consumer retries a failing handler before it parks the message. */
 export interface RetryPolicy {
@@ -118,20 +116,10 @@ export class MessageConsumer {
     );
   }
 
-  /** Parks a message, retrying while the database does not answer: its offset waits until it is kept. */
-  private async park(consumer: string, consumed: Parameters<ParkedMessages['park']>[1], reason: string): Promise<void> {
-    const where = { consumer, topic: consumed.topic, partition: consumed.partition, offset: consumed.message.offset };
-    for (let backoff = this.retry.firstBackoffMs; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
-      try {
-        await this.parked.park(consumer, consumed, reason);
-        handled.inc({ consumer, outcome: 'parked' });
-        return;
-      } catch (error) {
-        if (this.stopping) throw error;
-        this.logger.warn({ msg: `parking a message failed, retrying in ${backoff} ms`, ...where, error: (error as Error).message });
-        await new Promise((resolve) => setTimeout(resolve, backoff));
-      }
-    }
+  /** Parks a message; its offset waits until it is kept (`ParkedMessages.parkUntilKept`). */
+  private async park(consumer: string, consumed: ConsumedMessage, reason: string): Promise<void> {
+    await this.parked.parkUntilKept(consumer, consumed, reason, () => !this.stopping, this.retry.firstBackoffMs);
+    handled.inc({ consumer, outcome: 'parked' });
   }
 
   /** Runs the handler's writes in one transaction with the event's inbox row; a repeat is skipped. */

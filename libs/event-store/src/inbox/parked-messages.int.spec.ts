@@ -67,6 +67,39 @@ describe('parked messages (PostgreSQL and Kafka)', () => {
     expect(JSON.parse(parked.value!.toString('utf8')).data).toEqual({ text: 'um' });
   });
 
+  it('handles a replayed message once the cause of its parking is fixed, and the same replay asked twice at once produces it once', async () => {
+    const parked = new ParkedMessages(dataSource);
+    const consumer = new MessageConsumer(dataSource, { triesBeforeParking: 2, firstBackoffMs: 10 });
+    let broken = true;
+    const handled: string[] = [];
+    const handler = async (event: EventEnvelope<NoteData>) => {
+      if (broken) throw new Error('the note service is misconfigured');
+      handled.push(event.data.text);
+    };
+    await consumer.consume('it.fixed', context('60', note('três')), contract, handler);
+    expect(handled).toEqual([]);
+    const [waiting] = (await parked.list()).filter((message) => message.consumer === 'it.fixed');
+    expect(waiting).toMatchObject({ offset: '60', reason: 'handler failed 2 times: the note service is misconfigured' });
+
+    broken = false;
+    const reader = kafka.consumer({ groupId: `it-${schema}-fixed-reader` });
+    const received: KafkaMessage[] = [];
+    await reader.connect();
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({ eachMessage: async ({ message }) => void (String(message.headers?.[REPLAY_FOR_HEADER]) === 'it.fixed' && received.push(message)) });
+    try {
+      const outcomes = await Promise.allSettled([parked.replay(kafka, [waiting.id]), parked.replay(kafka, [waiting.id])]);
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const [replayed] = await eventually('the replayed message on the topic', () => (received.length > 0 ? received : undefined));
+      await consumer.consume('it.fixed', new KafkaContext([replayed, 0, topic, {} as never, (async () => undefined) as never, {} as never]), contract, handler);
+      expect(handled).toEqual(['três']);
+      expect(received).toHaveLength(1);
+      expect((await parked.list()).map((message) => message.id)).not.toContain(waiting.id);
+    } finally {
+      await reader.disconnect();
+    }
+  });
+
   it('replays a parked message to its topic and partition, for its consumer only', async () => {
     const parked = new ParkedMessages(dataSource);
     const consumer = new MessageConsumer(dataSource, { triesBeforeParking: 1, firstBackoffMs: 10 });
@@ -78,7 +111,8 @@ describe('parked messages (PostgreSQL and Kafka)', () => {
     const received: KafkaMessage[] = [];
     await reader.connect();
     await reader.subscribe({ topic, fromBeginning: true });
-    await reader.run({ eachMessage: async ({ message }) => void received.push(message) });
+    // The topic is this file's: only the other test's replay is on it besides this one.
+    await reader.run({ eachMessage: async ({ message }) => void (String(message.headers?.[REPLAY_FOR_HEADER]) !== 'it.fixed' && received.push(message)) });
     try {
       expect(await parked.replay(kafka, [waiting.id])).toEqual([waiting]);
       const [replayed] = await eventually('the replayed message on the topic', () => (received.length > 0 ? received : undefined));

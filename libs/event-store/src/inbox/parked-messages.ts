@@ -38,6 +38,9 @@ export function isForConsumer(message: Pick<KafkaMessage, 'headers'>, consumer: 
   return replayFor === undefined || String(replayFor) === consumer;
 }
 
+/** The longest wait between a consumer's tries, at handling a message and at parking it. */
+export const MAX_BACKOFF_MS = 5000;
+
 const parkedTotal = new Counter({ name: 'trilha_messages_parked_total', help: 'Kafka messages parked because they could not be handled', labelNames: ['consumer', 'topic'] });
 
 /** The databases the waiting-messages gauge counts in: the one of each ParkedMessages (a service has one). */
@@ -109,12 +112,30 @@ export class ParkedMessages {
     return id;
   }
 
+  /**
+   * Parks a message, retrying with back-off while the database does not answer: the consumer
+   * returns, and Kafka may commit the message's offset, only once the message is kept. Gives up
+   * (rethrowing) only when `keepTrying` says the consumer is stopping.
+   */
+  async parkUntilKept(consumer: string, consumed: ConsumedMessage, reason: string, keepTrying: () => boolean, firstBackoffMs = 100): Promise<string> {
+    const where = { consumer, topic: consumed.topic, partition: consumed.partition, offset: consumed.message.offset };
+    for (let backoff = firstBackoffMs; ; backoff = Math.min(backoff * 2, MAX_BACKOFF_MS)) {
+      try {
+        return await this.park(consumer, consumed, reason);
+      } catch (error) {
+        if (!keepTrying()) throw error;
+        this.logger.warn({ msg: `parking a message failed, retrying in ${backoff} ms`, ...where, error: (error as Error).message });
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+      }
+    }
+  }
+
   /** Messages waiting for a replay (or, with `all`, every parked message), oldest first. */
-  async list(options: { all?: boolean; ids?: string[] } = {}, manager: EntityManager = this.dataSource.manager): Promise<ParkedMessage[]> {
+  async list(options: { all?: boolean; ids?: string[]; forUpdate?: boolean } = {}, manager: EntityManager = this.dataSource.manager): Promise<ParkedMessage[]> {
     const rows: Record<string, unknown>[] = await manager.query(
       `SELECT * FROM parked_messages
        WHERE ($1 OR replayed_at IS NULL) AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
-       ORDER BY id`,
+       ORDER BY id${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [options.all ?? false, options.ids ?? null],
     );
     return rows.map((row) => ({
@@ -144,7 +165,9 @@ export class ParkedMessages {
     await producer.connect();
     try {
       return await this.dataSource.transaction(async (manager) => {
-        const waiting = await this.list({ ids: ids.length > 0 ? ids : undefined }, manager);
+        // Locked: an operator replaying the same messages at the same time waits, then finds
+        // them replayed, so no message is produced twice.
+        const waiting = await this.list({ ids: ids.length > 0 ? ids : undefined, forUpdate: true }, manager);
         const unknown = ids.filter((id) => !waiting.some((message) => message.id === id));
         if (unknown.length > 0) throw new Error(`no parked message waiting with id ${unknown.join(', ')}`);
         for (const message of waiting) {

@@ -1,4 +1,4 @@
-import { Controller, Logger } from '@nestjs/common';
+import { Controller, type OnApplicationShutdown } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
 import { LOJA_EVENT_TYPES, LOJAS_CONTRACT, parseEventMessage, TOPICS, type LojaMessage } from '@trilha/contracts';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -10,14 +10,15 @@ import { LojaStatusCache } from './loja-status.cache';
  * Store events from Kafka keep this replica's token checks current. Each replica reads the
  * topic in its own consumer group, so every replica sees every event. Only the events that
  * change whether a store may call reach it; the app's removal is the delivery service's.
- * A message it cannot read is parked, and the cache forgets every store, so that each is read
- * again from the database, which the gateway's own commands keep current.
+ * A message it cannot read is parked (its offset waits until it is kept), and the cache forgets
+ * every store, so that each is read again from the database, which the gateway's own commands
+ * keep current.
  */
 @Controller()
-export class LojasMessageController {
+export class LojasMessageController implements OnApplicationShutdown {
   static readonly CONSUMER = 'api-gateway.loja-status';
-  private readonly logger = new Logger(LojasMessageController.name);
   private readonly parked: ParkedMessages;
+  private stopping = false;
 
   constructor(private readonly cache: LojaStatusCache, @InjectDataSource() dataSource: DataSource) {
     this.parked = new ParkedMessages(dataSource);
@@ -33,10 +34,13 @@ export class LojasMessageController {
     } catch (error) {
       this.cache.forgetAll();
       const consumed = { topic: context.getTopic(), partition: context.getPartition(), message };
-      await this.parked.park(LojasMessageController.CONSUMER, consumed, `invalid message: ${(error as Error).message}`).catch((failure: Error) =>
-        this.logger.error({ msg: 'an unreadable store event could not be parked', offset: message.offset, error: failure.message }));
+      await this.parked.parkUntilKept(LojasMessageController.CONSUMER, consumed, `invalid message: ${(error as Error).message}`, () => !this.stopping);
       return;
     }
     this.cache.applyFromKafka(event);
+  }
+
+  onApplicationShutdown(): void {
+    this.stopping = true;
   }
 }
