@@ -28,6 +28,13 @@ describe('conventions (docs/API.md section 0)', () => {
     expect(fora.body.detail).toBe('Rota não encontrada: GET /fora-da-api.');
   });
 
+  it('answers a URL with a broken %-escape with a problem in Portuguese and the same headers', async () => {
+    const ilegivel = await api('GET', `${stack.baseUrl}/pedido/%zz`);
+    expectProblem(ilegivel, 400);
+    expect(ilegivel.body).toMatchObject({ detail: 'O endereço pedido não pode ser lido: um escape % não forma um caractere.', instance: '/v1/pedido/%zz' });
+    expect(ilegivel.headers).toMatchObject({ 'strict-transport-security': 'max-age=31536000; includeSubDomains', 'x-content-type-options': 'nosniff', 'x-request-id': expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  });
+
   it('takes the Bearer scheme in any case, and says what is wrong with a field in Portuguese', async () => {
     const loja = await createStore();
     expect((await api('GET', '/loja', { headers: { authorization: `bearer ${loja.token}` } })).status).toBe(200);

@@ -1,9 +1,11 @@
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestLogHook, traceRequestHook } from '@trilha/observability';
 import { acceptJsonBodies, MAX_BODY_BYTES } from './json-body';
 import { ProblemDetailsFilter } from './problem.filter';
-import { httpsOnlyHook, requestIdHook, securityHeadersHook } from './request-hooks';
+import { problem, sendProblem } from './problem';
+import { httpsOnlyHook, requestIdHook, securityHeadersHook, unreadableUrlHeaders } from './request-hooks';
 import { strictValidationPipe } from './validation';
 
 export const API_PREFIX = 'v1';
@@ -23,6 +25,12 @@ export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; tr
     bodyLimit: MAX_BODY_BYTES,
     // Path parameters are checked by each route (a 400 naming the field), not cut at 100 characters.
     routerOptions: { maxParamLength: 2048 },
+    // A URL the router cannot decode (a bad %-escape) is answered before any hook runs: a
+    // problem like every other refusal, with the headers the hooks would have set.
+    frameworkErrors: (_error: Error, request: FastifyRequest, reply: FastifyReply) => {
+      unreadableUrlHeaders(reply);
+      sendProblem(reply, problem(400, 'O endereço pedido não pode ser lido: um escape % não forma um caractere.', request.url));
+    },
   });
 }
 

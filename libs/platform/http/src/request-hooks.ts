@@ -32,7 +32,17 @@ export function httpsOnlyHook(request: FastifyRequest, reply: FastifyReply, done
  * (`Strict-Transport-Security`), and never guess a content type other than the one sent.
  */
 export function securityHeadersHook(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  securityHeaders(reply);
+  done();
+}
+
+function securityHeaders(reply: FastifyReply): void {
   reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   reply.header('X-Content-Type-Options', 'nosniff');
-  done();
+}
+
+/** The headers of an answer given before the hooks run (a URL the router cannot read): a new request id and the security headers. */
+export function unreadableUrlHeaders(reply: FastifyReply): void {
+  reply.header('X-Request-Id', randomUUID());
+  securityHeaders(reply);
 }
