@@ -204,8 +204,11 @@ describe('POST /webhook/entregas/recuperar and the endpoint health in GET /webho
   it('refuses a desde in the future or more than 30 days back, naming it, and answers 409 without a webhook', async () => {
     const loja = await createStore();
     const dia = 86_400_000;
-    for (const desde of [new Date(Date.now() + 60_000).toISOString(), new Date(Date.now() - 31 * dia).toISOString(), 'ontem', '', 42]) {
-      expectInvalid(await api('POST', '/webhook/entregas/recuperar', { token: loja.token, body: { desde } }), 'desde');
+    const semFuso = new Date(Date.now() - dia).toISOString().slice(0, 19);
+    for (const desde of [new Date(Date.now() + 60_000).toISOString(), new Date(Date.now() - 31 * dia).toISOString(), 'ontem', '', 42, semFuso, `${semFuso}+14:30`, `${semFuso}+23:00`]) {
+      const resposta = await api('POST', '/webhook/entregas/recuperar', { token: loja.token, body: { desde } });
+      expectInvalid(resposta, 'desde');
+      expect(resposta.body.erros[0].mensagem).toMatch(/^desde (deve ser data e hora ISO 8601 com fuso|não pode estar no futuro|pode ser no máximo 30 dias atrás)/);
     }
     expectInvalid(await api('POST', '/webhook/entregas/recuperar', { token: loja.token, body: {} }), 'desde');
     expectProblem(await api('POST', '/webhook/entregas/recuperar', { token: loja.token, body: { desde: new Date(Date.now() - dia).toISOString() } }), 409);

@@ -1,6 +1,7 @@
 export * from './problem';
 export * from './problem.filter';
 export * from './validation';
+export * from './data-hora';
 export * from './header';
 export * from './json-body';
 export * from './request-hooks';

@@ -108,4 +108,20 @@ describe('webhook operations in PostgreSQL (deactivation with attempts in flight
     const [{ sucessos, falhas }] = await dataSource.query(`SELECT sum(sucessos)::int AS sucessos, sum(falhas)::int AS falhas FROM tentativas_por_hora WHERE id_loja = $1`, [idLoja]);
     expect([sucessos, falhas]).toEqual([2, 1]);
   });
+
+  it('recovers what failed since desde: an event that occurred before it counts when an attempt of it failed after it', async () => {
+    const idLoja = await lojaComWebhook();
+    const [antigo, esquecido, recente] = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
+    const horas = (n: number) => new Date(Date.now() - n * 3_600_000);
+    await dataSource.query(`UPDATE entregas SET status = 'falhou', tentativas = 6, proxima_em = NULL, ocorrido_em = $2 WHERE id_loja = $1`, [idLoja, horas(5)]);
+    await dataSource.query(`UPDATE entregas SET ocorrido_em = $2 WHERE id_evento = $1`, [recente.id, horas(1)]);
+    const tentativa = (evento: EventEnvelope, quando: Date) =>
+      dataSource.query(`INSERT INTO tentativas (id_entrega, numero, data_hora, status_http, duracao_ms, erro) SELECT id_entrega, 1, $2, 500, 1, 'status 500' FROM entregas WHERE id_evento = $1`, [evento.id, quando]);
+    await tentativa(antigo, horas(2));
+    await tentativa(esquecido, horas(4));
+
+    expect(await new RecuperarEntregasHandler(dataSource).execute(idLoja, horas(3).toISOString())).toEqual({ quantidade: 2 });
+    const recuperar = await dataSource.query(`SELECT id_evento FROM entregas WHERE id_loja = $1 AND recuperar ORDER BY posicao`, [idLoja]);
+    expect(recuperar.map((row: { id_evento: string }) => row.id_evento)).toEqual([antigo.id, recente.id]);
+  });
 });

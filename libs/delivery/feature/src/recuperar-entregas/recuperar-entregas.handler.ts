@@ -9,8 +9,10 @@ import { RECUPERACAO_MAX_DIAS, type RecuperacaoResponse } from './recuperar-entr
 const DIA_MS = 86_400_000;
 
 /**
- * POST /webhook/entregas/recuperar {desde}: every failed delivery of the store whose event
- * occurred since `desde` (those already in the queue included) gets one more attempt, one
+ * POST /webhook/entregas/recuperar {desde}: every delivery of the store that failed since
+ * `desde` — an attempt of it failed since then, or its event occurred since then and was queued
+ * without one (a deactivated webhook) — gets one more attempt (those already in the queue
+ * included), one
  * delivery at a time in the order the events occurred: the first is made due now and each
  * attempt's end makes the next one due (EntregasDevidas.concluir), so the store's endpoint sees
  * them in order and the dispatcher's per-store cap keeps other stores going. A delivered one
@@ -32,7 +34,8 @@ export class RecuperarEntregasHandler {
       if (!webhook.ativo) throw new ConflictException('O webhook da loja está desativado; reative-o em POST /webhook/ativar.');
       const [, recuperadas]: [unknown[], number] = await manager.query(
         `UPDATE entregas SET recuperar = true, manual = true, proxima_em = NULL
-         WHERE id_loja = $1 AND status = 'falhou' AND ocorrido_em >= $2 AND lease IS NULL AND NOT recuperar`,
+         WHERE id_loja = $1 AND status = 'falhou' AND lease IS NULL AND NOT recuperar
+           AND (ocorrido_em >= $2 OR EXISTS (SELECT 1 FROM tentativas t WHERE t.id_entrega = entregas.id_entrega AND t.data_hora >= $2))`,
         [idLoja, desde],
       );
       // The first of the store's recovery, unless one of it is already due or in flight.

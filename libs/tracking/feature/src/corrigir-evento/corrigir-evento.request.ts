@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ApiSchemaExtras } from '@trilha/http';
-import { DataHora, TextoOpcional } from '../validation';
+import { ApiSchemaExtras, DataHora } from '@trilha/http';
+import { TextoOpcional } from '../validation';
 
 /** PUT /pedidoRastreio/evento/{hash}: the values to correct (at least one); absent ones stay as they are. */
 @ApiSchemaExtras({ minProperties: 1 })

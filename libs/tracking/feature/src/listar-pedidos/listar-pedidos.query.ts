@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { Paginacao } from '@trilha/http';
+import { Paginacao, DataHora } from '@trilha/http';
 import { SITUACOES, type Situacao, type TipoPedido } from '@trilha/tracking-domain';
 import { TIPOS_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
-import { DataHora } from '../validation';
 
 export class ListarPedidosQuery extends Paginacao {
   @ApiProperty({ enum: TIPOS_PEDIDO, required: false })

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { ApiSchemaExtras } from '@trilha/http';
+import { ApiSchemaExtras, DataHora } from '@trilha/http';
 import { IdentificacaoDoPedido } from '../salvar-pedido/salvar-pedido.request';
-import { DataHora, Texto, TextoOpcional } from '../validation';
+import { Texto, TextoOpcional } from '../validation';
 
 const semChave = (body: RegistrarEventoRequest) => body.codigoRastreio == null && body.chaveNFe == null && body.identificador == null;
 const UMA_CHAVE = 'informe ao menos um de codigoRastreio, chaveNFe ou identificador';

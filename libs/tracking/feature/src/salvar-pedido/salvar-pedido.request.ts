@@ -1,8 +1,9 @@
+import { DataHora } from '@trilha/http';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsNumber, IsObject, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { SITUACOES, type Situacao, type TipoPedido } from '@trilha/tracking-domain';
-import { DataHora, Texto, TextoOpcional } from '../validation';
+import { Texto, TextoOpcional } from '../validation';
 
 export const TIPOS_PEDIDO: TipoPedido[] = ['envio', 'reversa'];
 const DINHEIRO = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
