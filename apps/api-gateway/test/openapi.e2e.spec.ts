@@ -5,8 +5,10 @@ import { createStore, testStack, typedApiClient } from '@trilha/testing';
 const stack = testStack();
 /** Examples per operation and phase: enough for the fuzzer's every check, within a couple of minutes. */
 const MAX_EXAMPLES = 50;
+/** The fuzzer's whole run, on a loaded 2-core machine; a run that creeps past it fails. */
+const FUZZ_BUDGET_MS = 180_000;
 
-/** Runs Schemathesis over the live document; resolves with its exit code and output. */
+/** Runs Schemathesis over the live document; resolves with its exit code (null if it ran out of time) and output. */
 function schemathesis(token: string): Promise<{ code: number | null; output: string }> {
   const child = spawn(stack.schemathesis, [
     '--config-file', join(__dirname, '../../../tools/openapi/schemathesis.toml'),
@@ -18,7 +20,7 @@ function schemathesis(token: string): Promise<{ code: number | null; output: str
     '--seed', '20261124',
     '--max-examples', String(MAX_EXAMPLES),
     '--no-color',
-  ], { env: { ...process.env, SCHEMATHESIS_HOOKS: '' } });
+  ], { env: { ...process.env, SCHEMATHESIS_HOOKS: '' }, timeout: FUZZ_BUDGET_MS });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -30,9 +32,10 @@ describe('the API is what its OpenAPI document says', () => {
     const loja = await createStore('Loja do Fuzzer');
     const { code, output } = await schemathesis(loja.token);
     // On failure the report says which operation, which check and how to reproduce it.
+    if (code === null) throw new Error(`Schemathesis did not finish within ${FUZZ_BUDGET_MS / 1000} s:\n${output.slice(-20_000)}`);
     if (code !== 0) throw new Error(`Schemathesis failed (exit ${code}):\n${output.slice(-20_000)}`);
     expect(output).toMatch(/No issues found|passed/);
-  }, 240_000);
+  }, FUZZ_BUDGET_MS + 15_000);
 
   it('is served as a client generated from the document expects: a conversation opened, messaged and read back', async () => {
     const loja = await createStore('Loja do Cliente Gerado');
