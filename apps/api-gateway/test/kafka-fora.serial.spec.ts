@@ -29,7 +29,10 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
     const gatewayOps = stack.ports.ops['api-gateway'] + 50;
     const atendimentoOps = stack.ports.ops['atendimento-service'] + 50;
     const atendimentoPort = stack.ports.internal['atendimento-service'] + 50;
+    const [trackingOps, trackingPort] = [stack.ports.ops['tracking-service'] + 50, stack.ports.internal['tracking-service'] + 50];
+    const [deliveryOps, deliveryPort] = [stack.ports.ops['delivery-service'] + 50, stack.ports.internal['delivery-service'] + 50];
     const replicas: Replica[] = [];
+    const alsoStarted: Replica[] = [];
     try {
       const loja = await createStore('Loja sem Kafka');
       await registerWebhook(loja, receiver.url('/kafka-fora'));
@@ -46,8 +49,8 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
         expect(await metricValue(servicePort, 'trilha_kafka_connected')).toBe(0);
       }
 
-      // Processes of the gateway and of the atendimento service started during the outage serve
-      // the public API, the gateway's replica forwarding to the atendimento service's.
+      // A process of every service started during the outage serves the public API, the
+      // gateway's replica forwarding to the other services' replicas.
       await Promise.all([
         startReplica(stack, 'atendimento-service', 'atendimento-service-sem-kafka', { OPS_PORT: String(atendimentoOps), INTERNAL_PORT: String(atendimentoPort) }),
         startReplica(stack, 'api-gateway', 'api-gateway-sem-kafka', {
@@ -55,13 +58,31 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
           OPS_PORT: String(gatewayOps),
           INSTANCE_ID: 'serial-sem-kafka',
           ATENDIMENTO_SERVICE_URL: `http://127.0.0.1:${atendimentoPort}`,
+          TRACKING_SERVICE_URL: `http://127.0.0.1:${trackingPort}`,
+          DELIVERY_SERVICE_URL: `http://127.0.0.1:${deliveryPort}`,
         }),
       ].map((started) => started.then((replica) => replicas.push(replica))));
-      for (const opsPort of [atendimentoOps, gatewayOps]) {
+      await Promise.all([
+        startReplica(stack, 'tracking-service', 'tracking-service-sem-kafka', { OPS_PORT: String(trackingOps), INTERNAL_PORT: String(trackingPort) }),
+        startReplica(stack, 'delivery-service', 'delivery-service-sem-kafka', { OPS_PORT: String(deliveryOps), INTERNAL_PORT: String(deliveryPort) }),
+      ].map((started) => started.then((replica) => alsoStarted.push(replica))));
+      for (const opsPort of [atendimentoOps, gatewayOps, deliveryOps]) {
         expect(await readiness(opsPort)).toMatchObject({ httpStatus: 200, status: 'degraded', checks: { database: 'ok', consumer: 'not in its group: starting' } });
         expect(await metricValue(opsPort, 'trilha_kafka_consumer_running')).toBe(0);
       }
+      // The tracking service consumes nothing: only Kafka itself is missing.
+      expect(await readiness(trackingOps)).toMatchObject({ httpStatus: 200, status: 'degraded', checks: { database: 'ok', kafka: expect.not.stringMatching(/^ok$/) } });
       const naReplica = (method: string, path: string, options: Parameters<typeof api>[2]) => api(method, `https://localhost:${port}/v1${path}`, options);
+      // The tracking and delivery replicas answer through it: an order's event written, the webhook read.
+      const rastreio = await naReplica('POST', '/pedidoRastreio/evento', {
+        token: loja.token,
+        body: { numeroPedido: `SEM-KAFKA-${loja.idLoja}`, codigoRastreio: 'BR-SEM-KAFKA', dataHora: '2026-11-21T10:00:00-03:00', descricao: 'Objeto postado' },
+      });
+      expect(rastreio.status).toBe(201);
+      const webhook = await naReplica('GET', '/webhook', { token: loja.token });
+      expect(webhook).toMatchObject({ status: 200, body: { url: receiver.url('/kafka-fora') } });
+      // They stop during the outage: what they wrote waits in the outbox for the stack's relay.
+      await Promise.all(alsoStarted.map((replica) => replica.stop()));
       const outraLoja = await naReplica('POST', '/admin/lojas', { headers: admin, body: { nome: 'Criada sem Kafka' } });
       expect(outraLoja.status).toBe(201);
       const aberto = await naReplica('POST', '/atendimentos', {
@@ -75,13 +96,14 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
       });
       expect(resposta.status).toBe(201);
       expect(await pendingInOutbox('atendimento')).toBeGreaterThanOrEqual(3);
+      expect(await pendingInOutbox('tracking')).toBeGreaterThanOrEqual(1);
       expect(await pendingInOutbox('gateway')).toBeGreaterThanOrEqual(1);
       expect(receiver.notifications('/kafka-fora')).toEqual([]);
 
       await startInfra(stack, 'kafka');
       await eventually('the three notifications', () => (receiver.notifications('/kafka-fora').length >= 3 || undefined), 90_000, 200);
       await handledBy(stack.dataDir, 'delivery-service', { type: 'loja.criada', idLoja: outraLoja.body.idLoja });
-      await eventually('every outbox drained', async () => ((await pendingInOutbox('atendimento')) + (await pendingInOutbox('gateway')) === 0) || undefined, 30_000, 200);
+      await eventually('every outbox drained', async () => ((await pendingInOutbox('atendimento')) + (await pendingInOutbox('gateway')) + (await pendingInOutbox('tracking')) === 0) || undefined, 30_000, 200);
       // The processes started without Kafka join their consumer groups once Kafka is back.
       for (const opsPort of [atendimentoOps, gatewayOps]) {
         await eventually(`the replica on ${opsPort} ready, consuming`, async () => (await readiness(opsPort))?.status === 'ready' || undefined, 60_000, 200);
@@ -99,7 +121,7 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
       expect(eventos(receiver, '/kafka-fora')).toEqual(['atendimento.criado', 'atendimento.mensagem', 'atendimento.mensagem']);
     } finally {
       await startInfra(stack, 'kafka');
-      await Promise.all(replicas.map((replica) => replica.stop()));
+      await Promise.all([...replicas, ...alsoStarted].map((replica) => replica.stop()));
       await receiver.close();
       await eventually('every service ready, Kafka answering', () => everyServiceReady(stack), 90_000, 200);
     }
