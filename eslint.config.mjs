@@ -45,8 +45,8 @@ export default [
     },
   },
   {
-    // Tests may use the shared test helpers wherever they live.
-    files: ['**/*.spec.ts'],
+    // Tests and their fixtures (test-only helpers beside them) may use the shared test helpers wherever they live.
+    files: ['**/*.spec.ts', '**/*.fixture.ts'],
     rules: { '@nx/enforce-module-boundaries': 'off' },
   },
 ];

@@ -14,7 +14,7 @@ import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
 import { TOPIC_SPECS } from '@trilha/contracts';
 import { SERVICE_CHARTS, UMBRELLA, type K8sObject } from './helm';
-import { chartsForTestFile, hook, named, ofKind, pods, selects } from './rendered-charts';
+import { chartsForTestFile, hook, named, ofKind, pods, selects } from './rendered-charts.fixture';
 
 const { charts, scenario, umbrellaScenarios } = chartsForTestFile();
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { LIBRARY, REPO_HELM_DIR, UMBRELLA, type K8sObject } from './helm';
-import { chartsForTestFile } from './rendered-charts';
+import { chartsForTestFile } from './rendered-charts.fixture';
 import { schemaFile, VALUES_SCHEMAS } from './values-schema';
 
 const { charts, scenario, allScenarios } = chartsForTestFile();

@@ -10,7 +10,7 @@ import type { IPod } from 'kubernetes-models/v1/Pod';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { SERVICE_CHARTS, UMBRELLA, type K8sObject } from './helm';
-import { chartsForTestFile, named, ofKind, pods, selects } from './rendered-charts';
+import { chartsForTestFile, named, ofKind, pods, selects } from './rendered-charts.fixture';
 
 const { charts, scenario, allScenarios } = chartsForTestFile();
 
