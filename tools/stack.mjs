@@ -1,11 +1,12 @@
 // The whole Trilha stack on one machine, without Docker: Kafka, PostgreSQL and Redis from
 // deploy/local/infra.mjs, Zipkin from deploy/local/zipkin.mjs, the topics, a self-signed certificate, then the four services built
 // in dist/. Used by `npm start` (tools/start.mjs) and `npm test` (tools/test.mjs).
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { localhostCertificate } from '../deploy/local/certificates.mjs';
 import { ensureInfraInstalled, startInfra } from '../deploy/local/infra.mjs';
 import { startZipkin } from '../deploy/local/zipkin.mjs';
 
@@ -54,20 +55,6 @@ function localSecrets(dataDir) {
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
-}
-
-/** A self-signed certificate for localhost, created on first start. */
-function localCertificate(dataDir, log) {
-  const dir = join(dataDir, 'tls');
-  const cert = join(dir, 'localhost.crt');
-  const key = join(dir, 'localhost.key');
-  if (!existsSync(cert)) {
-    mkdirSync(dir, { recursive: true });
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '825', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert], { stdio: 'ignore' });
-    log(`tls: created a self-signed certificate at ${cert}`);
-  }
-  return { cert, key };
 }
 
 /** The topics of libs/contracts, as the chart's topics Job creates them (the broker's replication factor). */
@@ -201,7 +188,8 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
   };
   try {
     const secrets = localSecrets(dataDir);
-    const tls = localCertificate(dataDir, log);
+    // The API's self-signed certificate for localhost, created on the first start.
+    const tls = localhostCertificate(join(dataDir, 'tls'), 'localhost', 'tls: the API certificate');
     stack.env = serviceEnvironments({ infra, zipkin, ports, secrets, tls, logLevel, webhookSettings });
     // Kept so one-off service commands (tools/service-command.mjs) run with the same settings.
     mkdirSync(join(dataDir, 'env'), { recursive: true, mode: 0o700 });
