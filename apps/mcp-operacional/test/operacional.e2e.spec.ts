@@ -32,7 +32,7 @@ describe('trilha-operacional over stdio, against the running stack', () => {
     await client.close();
   });
 
-  it('offers exactly the eight tools of the spec, each with an input schema', async () => {
+  it('offers exactly the eight tools of docs/API.md section 9, each with an input schema', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOLS);
     const criar = tools.find((tool) => tool.name === 'criar_pedido')!;

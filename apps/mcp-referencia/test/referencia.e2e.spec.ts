@@ -18,7 +18,7 @@ describe('trilha-referencia over stdio', () => {
     await client.close();
   });
 
-  it('is trilha-referencia 1.0.0 with exactly the four tools of the spec', async () => {
+  it('is trilha-referencia 1.0.0 with exactly the four tools of docs/API.md section 9', async () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'trilha-referencia', version: '1.0.0' });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(['consultar_endpoint', 'consultar_introducao', 'consultar_webhooks', 'listar_endpoints']);

@@ -4,7 +4,7 @@ import { IsInt, IsISO8601, IsObject, IsOptional, IsString, IsUUID, Matches, Min 
 export const TRACEPARENT_PATTERN = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /**
- * The envelope every stored event and every Kafka message carries (ENGINEERING.md, "Events").
+ * The envelope every stored event and every Kafka message carries (docs/ARCHITECTURE.md, "Events").
  * `data` is the event's payload, validated against the payload class of its `type`.
  */
 export interface EventEnvelope<TData extends object = object, TType extends string = string> {

@@ -31,8 +31,8 @@ export function payloadSchemas(contract: TopicContract): Record<string, JsonSche
 }
 
 /**
- * What a producer may not do within a topic version (ENGINEERING.md, "Tolerant reader, strict
- * writer"), found between a topic's payload schemas as published (`before`) and as they are
+ * What a producer may not do within a topic version (writers are strict: docs/ARCHITECTURE.md,
+ * "Events"), found between a topic's payload schemas as published (`before`) and as they are
  * (`after`): an event type or field removed or renamed, a field retyped or its constraints
  * changed (a consumer still validating the old ones would refuse the new values), a field made
  * required or optional, a required field added. Each names its event type and field. Adding an

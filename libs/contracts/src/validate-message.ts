@@ -42,7 +42,7 @@ function describe(errors: ValidationError[], prefix = ''): string[] {
 }
 
 /**
- * A tolerant reader (ENGINEERING.md, "Events"): what the classes declare is validated, and
+ * A tolerant reader (docs/ARCHITECTURE.md, "Events"): what the classes declare is validated, and
  * every other field is stripped, so a producer that adds a field is read by consumers that do
  * not know it yet. The HTTP edge stays strict (`forbidNonWhitelisted` in `libs/platform/http`).
  */

@@ -11,8 +11,8 @@ import type {
 import { cortarTexto } from './cortar';
 
 /**
- * The support conversation (atendimento) aggregate: pure decide/evolve, no I/O. The state
- * machine of spec section 3: created `aberto`; messages keep it `aberto`; closing makes it
+ * The support conversation (atendimento) aggregate: pure decide/evolve, no I/O. Its state
+ * machine (docs/API.md section 5): created `aberto`; messages keep it `aberto`; closing makes it
  * `encerrado`, after which it takes nothing more.
  */
 

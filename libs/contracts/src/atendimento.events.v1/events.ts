@@ -5,7 +5,7 @@ import type { TopicContract } from '../validate-message';
 
 /**
  * Events of `atendimento.events.v1`, published by the atendimento service. Their `data` is
- * exactly the notification payload of spec section 6.1: the delivery service sends it to the
+ * exactly the notification payload of docs/API.md section 7: the delivery service sends it to the
  * store's webhook as `{evento: type, data}`. Timestamps are UTC ending in Z.
  */
 export const ATENDIMENTO_EVENT_TYPES = {

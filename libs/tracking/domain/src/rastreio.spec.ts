@@ -32,7 +32,7 @@ describe('tracking record (docs/API.md section 4)', () => {
     expect(record.volumes[0].eventos.map((evento) => evento.descricao)).toEqual(['primeiro', 'segundo', 'terceiro']);
   });
 
-  it('has the spec’s fields, counts internal events, and types events by the order', () => {
+  it('has the fields GET /pedidoRastreio answers, counts internal events, and types events by the order', () => {
     const record = registroRastreio(rastreioOf(history(
       { descricao: 'visível', sigla: 'OK' },
       { descricao: 'interno', visivelClienteFinal: false, dataHora: '2026-11-21T11:00:00Z' },

@@ -18,7 +18,7 @@ export function evolveRastreio(rastreio: Rastreio | null, event: PedidoEvent): R
   return { pedido, volumes: evolveVolumes(rastreio?.volumes ?? [], event) };
 }
 
-/** Spec 2.1: the tracking record GET /pedidoRastreio answers. */
+/** The tracking record GET /pedidoRastreio answers (docs/API.md section 4). */
 export interface RegistroRastreio {
   idPedido: string;
   numeroPedido: string;

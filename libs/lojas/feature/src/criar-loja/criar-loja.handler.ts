@@ -17,7 +17,7 @@ export class CriarLojaHandler {
 
   async execute(nome: string): Promise<LojaCriadaResponse> {
     const [{ id }] = await this.dataSource.query(`SELECT nextval('loja_id_seq')::int AS id`);
-    // 192 random bits; the spec asks for at least 128.
+    // 192 random bits (docs/API.md section 1); an unguessable account code needs at least 128.
     const codigo = randomBytes(24).toString('base64url');
     const agora = new Date().toISOString();
     await this.commands.executar(id, { tipo: 'criar', idLoja: id, nome, codigoHash: hashCodigo(codigo), agora });

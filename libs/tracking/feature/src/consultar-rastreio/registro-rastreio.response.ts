@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ORIGENS_CHAVE } from '@trilha/contracts';
 import { TIPOS_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
 
-/** Spec 2.1: an event of a volume. */
+/** An event of a volume in the tracking record (docs/API.md section 4). */
 export class EventoRastreioResponse {
   @ApiProperty({ maxLength: 40, pattern: '^[0-9a-f]{40}$', description: 'Identificador do evento; o valor para o endpoint de correção.' }) hash: string;
   @ApiProperty({ enum: TIPOS_PEDIDO, maxLength: 7 }) tipo: string;
@@ -13,7 +13,7 @@ export class EventoRastreioResponse {
   @ApiProperty({ enum: ['api', 'mcp'], maxLength: 20, description: 'Por onde o evento foi registrado.' }) origem: string;
 }
 
-/** Spec 2.1: a volume of the order. */
+/** A volume of the order in the tracking record (docs/API.md section 4). */
 export class VolumeRastreioResponse {
   @ApiProperty({ maxLength: 100 }) chaveEnvio: string;
   @ApiProperty({ enum: ORIGENS_CHAVE, maxLength: 20 }) origemChave: string;
@@ -27,7 +27,7 @@ export class VolumeRastreioResponse {
   @ApiProperty({ type: [EventoRastreioResponse], description: 'Em ordem cronológica crescente.' }) eventos: EventoRastreioResponse[];
 }
 
-/** Spec 2.1: the tracking record of an order. */
+/** The tracking record of an order (docs/API.md section 4). */
 export class RegistroRastreioResponse {
   @ApiProperty({ maxLength: 32 }) idPedido: string;
   @ApiProperty({ maxLength: 100 }) numeroPedido: string;
