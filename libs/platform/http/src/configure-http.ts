@@ -14,8 +14,8 @@ export const ALL_INTERFACES = '::';
 
 /**
  * The HTTP server every Trilha service runs Nest on: Fastify, whose router and request
- * pipeline cost a fraction of Express's (a bare micro-benchmark here served over three times
- * the requests a second). `https` for a TLS listener; `trustProxy` names the proxies whose
+ * pipeline cost a fraction of Express's (on a bare micro-benchmark, over three times the
+ * requests a second). `https` for a TLS listener; `trustProxy` names the proxies whose
  * `X-Forwarded-*` headers are believed (comma-separated addresses, CIDRs or `loopback`).
  */
 export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; trustProxy?: string } = {}): FastifyAdapter {

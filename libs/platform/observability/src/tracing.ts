@@ -32,7 +32,7 @@ export const WHOLE_TRACE_SAMPLERS = ['parentbased_always_on', 'parentbased_alway
  * Spans: each HTTP request (`traceRequestHook`), each forwarded request and webhook attempt
  * (HTTP clients), each command (`EventStore.transaction`), each message published and each
  * message handled (`withSpanFrom`). No library is instrumented: OpenTelemetry's http
- * instrumentation cost a quarter of a request's CPU (docs/BENCHMARKS.md).
+ * instrumentation costs about a quarter of a request's CPU under load.
  */
 export function startTracing(serviceName: string): void {
   if (provider) return;

@@ -9,7 +9,7 @@ export type TrilhaApi = Client<paths>;
 /**
  * A client typed from the OpenAPI document the build writes (`npm run build` generates
  * `generated/trilha-api.d.ts` with openapi-typescript): a test that uses it stops compiling when
- * the document no longer says what the test sends or reads.
+ * the document does not say what the test sends or reads.
  */
 export function typedApiClient(stack: TestStack, token?: string): TrilhaApi {
   const dispatcher = new Agent({ connect: { ca: readFileSync(stack.caFile) } });

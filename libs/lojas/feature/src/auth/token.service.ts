@@ -27,7 +27,7 @@ export interface TokenEmitido {
 export class TokenService {
   /**
    * Tokens whose signature was already checked, each kept no longer than it is valid: a client
-   * sends the same token with every request, and checking it (HMAC and JSON parsing) was ≈ 4 %
+   * sends the same token with every request, and checking it (HMAC and JSON parsing) costs ≈ 4 %
    * of the gateway's CPU per request. Revocation is not cached here (the guard asks
    * LojaStatusCache).
    */

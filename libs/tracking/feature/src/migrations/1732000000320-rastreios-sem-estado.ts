@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `rastreios.estado` (the record's fold state) is no longer written: the record is folded from
+ * `rastreios.estado` (the record's fold state) is not written: the record is folded from
  * the stream a command reads, and the public page is rendered from `documento`. The column only
  * stops being required here, because this migration runs (a pre-upgrade Job) while replicas of
  * the previous release, which still write it, serve; the next release drops it.
