@@ -20,7 +20,7 @@ async function abrirAtendimento(token: string) {
   });
   expect(response.status).toBe(201);
   const { idAtendimento, idLoja, dataAbertura } = response.body;
-  // Spec 6.1: exactly these fields of atendimento.criado.
+  // Exactly these fields of atendimento.criado (docs/API.md section 7).
   const data = { idAtendimento, idLoja, canal: 'chat', tipo: 'duvida', status: 'aberto', dadosCliente: cliente, dataAbertura };
   return { data, traceId };
 }
