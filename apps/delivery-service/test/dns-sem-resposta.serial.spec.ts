@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { TOPICS } from '@trilha/contracts';
-import { createStore, envelope, eventPublisher, eventually, pidOnPort, registerWebhook, startReplica, testStack, WebhookReceiver, type Replica } from '@trilha/testing';
+import { atendimentoMensagem, createStore, eventPublisher, eventually, pidOnPort, registerWebhook, startReplica, testStack, WebhookReceiver, type Replica } from '@trilha/testing';
 
 const stack = testStack();
 const kafka = eventPublisher(stack);
@@ -11,15 +11,15 @@ const LENTAS = 8;
 
 afterAll(() => kafka.close());
 
+/** The conversation every message of this file belongs to. */
+const conversa = { idAtendimento: 'at-dns', canal: 'chat' } as const;
+
 /** Whether every consumer group of the delivery service has exactly `membros` members, settled. */
 async function gruposCom(admin: ReturnType<Kafka['admin']>, membros: number): Promise<true | undefined> {
   const ids = (await admin.listGroups()).groups.map((group) => group.groupId).filter((id) => id.startsWith('delivery-service'));
   const { groups } = await admin.describeGroups(ids);
   return (ids.length > 0 && groups.every((group) => group.state === 'Stable' && group.members.length === membros)) || undefined;
 }
-
-const mensagem = (idLoja: number) =>
-  envelope('atendimento.mensagem', idLoja, { idAtendimento: 'at-dns', idLoja, canal: 'chat', direcao: 'entrada', remetente: 'cliente', mensagem: 'oi', dataHora: new Date().toISOString() });
 
 describe('webhook hosts resolved with their own timeout, inside the attempt’s budget', () => {
   it('a DNS server that never answers fails the attempt in Portuguese within 10 s, delays no other store, and makes no duplicate attempt', async () => {
@@ -63,12 +63,12 @@ describe('webhook hosts resolved with their own timeout, inside the attempt’s 
       process.kill(principal, 'SIGSTOP');
       await eventually('the replicas alone in the delivery service’s consumer groups', () => gruposCom(admin, 2), 90_000, 1000);
 
-      await kafka.publish(TOPICS.atendimento, lentas.flatMap((idLoja) => [mensagem(idLoja), mensagem(idLoja)]));
+      await kafka.publish(TOPICS.atendimento, lentas.flatMap((idLoja) => [atendimentoMensagem(idLoja, 'oi', conversa), atendimentoMensagem(idLoja, 'oi', conversa)]));
       await eventually('the slow stores’ hosts asked of the silent DNS server', () => consultas >= LENTAS || undefined);
       // Meanwhile another store's events go out at once, one after another.
       const latencias: number[] = [];
       for (let n = 0; n < 10; n += 1) {
-        const evento = mensagem(rapida.idLoja);
+        const evento = atendimentoMensagem(rapida.idLoja, 'oi', conversa);
         const enviado = Date.now();
         await kafka.publish(TOPICS.atendimento, [evento]);
         const request = await eventually('the other store’s event', () => receiver.requests('/dns-rapida').find((r) => r.headers['webhook-id'] === evento.id));

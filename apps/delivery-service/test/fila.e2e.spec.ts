@@ -1,6 +1,6 @@
 import { TOPICS } from '@trilha/contracts';
 import {
-  apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, isVerification, queueWith, registerWebhook, testStack, WebhookReceiver,
+  apiClient, atendimentoMensagem, createStore, eventPublisher, eventually, expectInvalid, expectProblem, isVerification, queueWith, registerWebhook, testStack, WebhookReceiver,
 } from '@trilha/testing';
 
 const stack = testStack();
@@ -10,16 +10,13 @@ const kafka = eventPublisher(stack);
 
 afterAll(() => kafka.close());
 
-const mensagem = (idLoja: number, texto: string) =>
-  envelope('atendimento.mensagem', idLoja, {
-    idAtendimento: 'at-fila', idLoja, canal: 'chat', direcao: 'entrada', remetente: 'cliente', mensagem: texto, dataHora: new Date().toISOString(),
-  });
-
+/** The conversation every message of this file belongs to. */
+const conversa = { idAtendimento: 'at-fila', canal: 'chat' } as const;
 
 describe('queue (docs/API.md section 8)', () => {
   it('keeps every event of a store without a webhook, oldest first; listing removes nothing', async () => {
     const loja = await createStore();
-    const eventos = [mensagem(loja.idLoja, 'um'), mensagem(loja.idLoja, 'dois'), mensagem(loja.idLoja, 'três')];
+    const eventos = [atendimentoMensagem(loja.idLoja, 'um', conversa), atendimentoMensagem(loja.idLoja, 'dois', conversa), atendimentoMensagem(loja.idLoja, 'três', conversa)];
     await kafka.publish(TOPICS.atendimento, eventos);
     const fila = await queueWith(loja, 3);
     expect(fila.eventos).toEqual(eventos.map((evento) => ({
@@ -42,7 +39,7 @@ describe('queue (docs/API.md section 8)', () => {
 
   it('removes an item with DELETE /fila/delete?codigo=, once, and only the store’s own', async () => {
     const loja = await createStore();
-    await kafka.publish(TOPICS.atendimento, [mensagem(loja.idLoja, 'a'), mensagem(loja.idLoja, 'b')]);
+    await kafka.publish(TOPICS.atendimento, [atendimentoMensagem(loja.idLoja, 'a', conversa), atendimentoMensagem(loja.idLoja, 'b', conversa)]);
     const [primeiro, segundo] = (await queueWith(loja, 2)).eventos;
     const outra = await createStore();
     expectProblem(await api('DELETE', `/fila/delete?codigo=${primeiro.idDocumento}`, { token: outra.token }), 404);
@@ -73,7 +70,7 @@ describe('queue (docs/API.md section 8)', () => {
       receiver.on('/falha', (request) => (isVerification(request) ? { status: 200 } : { status: 500 }));
       const loja = await createStore();
       await registerWebhook(loja, receiver.url('/falha'));
-      const evento = mensagem(loja.idLoja, 'falhou uma vez');
+      const evento = atendimentoMensagem(loja.idLoja, 'falhou uma vez', conversa);
       await kafka.publish(TOPICS.atendimento, [evento]);
       await eventually('a failed attempt in the log', async () => (await api('GET', '/webhook/entregas', { token: loja.token })).body.entregas[0]?.tentativas.length >= 1 || undefined);
       expect((await api('DELETE', '/webhook', { token: loja.token })).status).toBe(204);

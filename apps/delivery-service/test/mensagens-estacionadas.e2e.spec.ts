@@ -1,13 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { TOPICS } from '@trilha/contracts';
-import { createStore, envelope, eventPublisher, eventually, metricValue, queueWith, serviceLogs, testStack } from '@trilha/testing';
+import { atendimentoEncerrado, createStore, eventPublisher, eventually, metricValue, queueWith, serviceLogs, testStack } from '@trilha/testing';
 
 const stack = testStack();
 const kafka = eventPublisher(stack);
 const CONSUMER = 'delivery.notificacoes';
 
 afterAll(() => kafka.close());
+
+/** The conversation every event of this file closes. */
+const conversa = { idAtendimento: 'at-estacionado', canal: 'email', resumo: 'ok' } as const;
 
 /** `main.js parked …` of the delivery service, as an operator runs it. */
 function parked(...args: string[]) {
@@ -27,15 +30,12 @@ const listedFor = (stdout: string, idLoja: number) =>
     reason: /reason: (.*)/.exec(entry)![1],
   }));
 
-const encerrado = (idLoja: number, dataEncerramento: string) =>
-  envelope('atendimento.encerrado', idLoja, { idAtendimento: 'at-estacionado', idLoja, canal: 'email', status: 'encerrado', dataEncerramento, resumo: 'ok' });
-
 describe('messages a consumer cannot handle are parked, never skipped', () => {
   it('parks a poison message and an invalid event, handles the message behind them, and replays on request', async () => {
     const loja = await createStore();
     const antes = await metricValue(stack.ports.ops['delivery-service'], `trilha_messages_parked_total{consumer="${CONSUMER}",topic="${TOPICS.atendimento}"}`);
-    const invalido = encerrado(loja.idLoja, 'ontem à tarde');
-    const valido = encerrado(loja.idLoja, new Date().toISOString());
+    const invalido = atendimentoEncerrado(loja.idLoja, { ...conversa, dataEncerramento: 'ontem à tarde' });
+    const valido = atendimentoEncerrado(loja.idLoja, { ...conversa, dataEncerramento: new Date().toISOString() });
     // One store's messages share a partition: the valid one comes after both bad ones.
     await kafka.publishRaw(TOPICS.atendimento, [{ key: String(loja.idLoja), value: '{"id": "não é JSON\u0000' }]);
     await kafka.publish(TOPICS.atendimento, [invalido, valido]);

@@ -1,35 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { apiClient, createStore, eventually, queueWith, registerWebhook, testStack, WebhookReceiver } from '@trilha/testing';
+import { apiClient, createStore, eventually, openConversation, queueWith, registerWebhook, testStack, WebhookReceiver } from '@trilha/testing';
 
 // webhook.e2e and fila.e2e feed the delivery service made-up events straight on Kafka, and
 // atendimentos.e2e stops at the topic; here one real conversation goes the whole way: the
 // public API, the atendimento service, its outbox, Kafka, the delivery service, the store.
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
-const cliente = { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' };
 const receiver = WebhookReceiver.forTestFile(stack);
-
-/** Opens a conversation through the public API, in a trace of its own. */
-async function abrirAtendimento(token: string) {
-  const traceId = randomBytes(16).toString('hex');
-  const response = await api('POST', '/atendimentos', {
-    token,
-    headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
-    body: { canal: 'chat', tipo: 'duvida', dadosCliente: cliente },
-  });
-  expect(response.status).toBe(201);
-  const { idAtendimento, idLoja, dataAbertura } = response.body;
-  // Exactly these fields of atendimento.criado (docs/API.md section 7).
-  const data = { idAtendimento, idLoja, canal: 'chat', tipo: 'duvida', status: 'aberto', dadosCliente: cliente, dataAbertura };
-  return { data, traceId };
-}
 
 describe('a conversation opened through the API reaches the store (docs/API.md sections 5, 7 and 8)', () => {
   it('pushes atendimento.criado to the store’s webhook, signed and in the request’s trace, and logs the delivery', async () => {
     const loja = await createStore();
     const { segredo } = await registerWebhook(loja, receiver.url('/conversa-real'));
-    const { data, traceId } = await abrirAtendimento(loja.token);
+    const { criado: data, traceId } = await openConversation(loja);
     expect(data.idLoja).toBe(loja.idLoja);
 
     const [notificacao] = await eventually('the notification', () => {
@@ -59,7 +42,7 @@ describe('a conversation opened through the API reaches the store (docs/API.md s
 
   it('queues atendimento.criado for a store without a webhook, until the store deletes it', async () => {
     const loja = await createStore();
-    const { data } = await abrirAtendimento(loja.token);
+    const { criado: data } = await openConversation(loja);
 
     const fila = await queueWith(loja, 1);
     expect(fila.eventos).toEqual([{ idDocumento: expect.any(String), evento: 'atendimento.criado', data, dataCriacao: expect.stringMatching(/Z$/), entregaFalhou: false }]);

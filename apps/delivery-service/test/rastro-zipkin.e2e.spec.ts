@@ -1,27 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { apiClient, createStore, eventually, isVerification, registerWebhook, testStack, WebhookReceiver, zipkinTrace, type TestStore, type ZipkinSpan } from '@trilha/testing';
+import { createStore, eventually, isVerification, openConversation, registerWebhook, TEST_CUSTOMER, testStack, WebhookReceiver, zipkinTrace, type ZipkinSpan } from '@trilha/testing';
 
 // One notification, followed in Zipkin as an SRE would (docs/TRACES.md): the request through
 // the gateway, the atendimento service and its outbox, Kafka, the delivery service and each
 // webhook attempt, read back from Zipkin's HTTP API.
 const stack = testStack();
-const api = apiClient(stack.baseUrl, stack.caFile);
-const cliente = { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' };
 const TOPICO = 'atendimento.events.v1';
 const receiver = WebhookReceiver.forTestFile(stack);
-
-/** Opens a conversation with a `traceparent` of the test's own, sampled unless told. */
-async function abrirAtendimento(loja: TestStore, amostrado = true) {
-  const traceId = randomBytes(16).toString('hex');
-  const idChamador = randomBytes(8).toString('hex');
-  const response = await api('POST', '/atendimentos', {
-    token: loja.token,
-    headers: { traceparent: `00-${traceId}-${idChamador}-${amostrado ? '01' : '00'}` },
-    body: { canal: 'chat', tipo: 'duvida', dadosCliente: cliente },
-  });
-  expect(response.status).toBe(201);
-  return { traceId, idChamador };
-}
 
 /** A span and its ancestors in the trace, the root first. */
 function cadeiaAte(spans: ZipkinSpan[], ultimo: ZipkinSpan): ZipkinSpan[] {
@@ -56,7 +40,7 @@ describe('one notification is one trace in Zipkin, from the request to the webho
   it('chains gateway, service, command, outbox, Kafka and the webhook attempt, with their conventions and the store on every span', async () => {
     const loja = await createStore();
     const { segredo } = await registerWebhook(loja, receiver.url('/rastreado'));
-    const { traceId, idChamador } = await abrirAtendimento(loja);
+    const { traceId, callerSpanId: idChamador } = await openConversation(loja);
     await eventually('the notification at the receiver', () => receiver.notifications('/rastreado')[0]);
 
     const spans = await rastroCom(traceId, 1);
@@ -93,7 +77,7 @@ describe('one notification is one trace in Zipkin, from the request to the webho
     // Every span names the store; none carries a credential or the notification's content.
     for (const s of spans) expect([...salto(s), s.tags.idLoja]).toEqual([...salto(s), String(loja.idLoja)]);
     const texto = JSON.stringify(spans);
-    for (const segredoOuDado of [loja.token, segredo, cliente.email, cliente.telefone, cliente.nome]) expect(texto).not.toContain(segredoOuDado);
+    for (const segredoOuDado of [loja.token, segredo, TEST_CUSTOMER.email, TEST_CUSTOMER.telefone, TEST_CUSTOMER.nome]) expect(texto).not.toContain(segredoOuDado);
 
     // Durations add up. Within a process a synchronous hop lies within its parent and an
     // asynchronous one starts after it. Across processes the same holds up to the processes'
@@ -120,7 +104,7 @@ describe('one notification is one trace in Zipkin, from the request to the webho
     receiver.on('/500-depois-200', (request, index) => (isVerification(request) || index > 1 ? { status: 200 } : { status: 500 }));
     const loja = await createStore();
     await registerWebhook(loja, receiver.url('/500-depois-200'));
-    const { traceId } = await abrirAtendimento(loja);
+    const { traceId } = await openConversation(loja);
     await eventually('the retry delivered', () => receiver.notifications('/500-depois-200').find((request) => request.answered === 200));
 
     const spans = await rastroCom(traceId, 2);
@@ -139,13 +123,13 @@ describe('one notification is one trace in Zipkin, from the request to the webho
   it('drops a trace whole when the caller did not sample it: no span of it anywhere, its context still reaching the store', async () => {
     const loja = await createStore();
     await registerWebhook(loja, receiver.url('/nao-amostrado'));
-    const naoAmostrado = await abrirAtendimento(loja, false);
+    const naoAmostrado = await openConversation(loja, false);
     const notificacao = await eventually('the unsampled notification', () => receiver.notifications('/nao-amostrado')[0]);
     expect(String(notificacao.headers.traceparent)).toMatch(new RegExp(`^00-${naoAmostrado.traceId}-[0-9a-f]{16}-00$`));
 
     // A sampled notification of the same store, made after it, reaches Zipkin: spans of the
     // first, had any been recorded, would have been exported before.
-    const amostrado = await abrirAtendimento(loja);
+    const amostrado = await openConversation(loja);
     await rastroCom(amostrado.traceId, 1);
     expect(await zipkinTrace(stack, naoAmostrado.traceId)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { TOPICS } from '@trilha/contracts';
-import { apiClient, createStore, envelope, eventPublisher, eventually, isVerification, registerWebhook, testStack, WebhookReceiver } from '@trilha/testing';
+import { apiClient, atendimentoCriado, createStore, deliveryLog, eventPublisher, eventually, isVerification, registerWebhook, testStack, WebhookReceiver } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -18,17 +18,13 @@ async function tentativaRetida(path: string) {
   receiver.on(path, async (request) => (isVerification(request) ? { status: 200 } : { status: await resposta }));
   const loja = await createStore();
   await registerWebhook(loja, receiver.url(path));
-  const evento = envelope('atendimento.criado', loja.idLoja, {
-    idAtendimento: 'at-remocao', idLoja: loja.idLoja, canal: 'chat', tipo: 'duvida', status: 'aberto',
-    dadosCliente: { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' }, dataAbertura: new Date().toISOString(),
-  });
+  const evento = atendimentoCriado(loja.idLoja, { idAtendimento: 'at-remocao', canal: 'chat' });
   await kafka.publish(TOPICS.atendimento, [evento]);
   await eventually('the attempt held open by the receiver', () => receiver.notifications(path).length === 1 || undefined);
   return { loja, evento, responder };
 }
 
 const fila = async (token: string) => (await api('GET', '/fila/lista', { token })).body;
-const entregas = async (token: string) => (await api('GET', '/webhook/entregas', { token })).body.entregas;
 
 describe('a webhook removed while an attempt is in flight (docs/API.md section 7)', () => {
   it('the attempt’s 200 delivers the event: it is not queued, and the deliveries log says delivered', async () => {
@@ -37,7 +33,7 @@ describe('a webhook removed while an attempt is in flight (docs/API.md section 7
     expect(await fila(loja.token)).toEqual({ total: 0, eventos: [] });
     responder(200);
     const [entrega] = await eventually('the delivery recorded as delivered', async () => {
-      const lista = await entregas(loja.token);
+      const lista = await deliveryLog(loja);
       return lista[0]?.status === 'entregue' ? lista : undefined;
     });
     expect(entrega).toMatchObject({ idEvento: evento.id, status: 'entregue', tentativas: [{ numero: 1, statusHttp: 200, erro: null }] });
@@ -54,7 +50,7 @@ describe('a webhook removed while an attempt is in flight (docs/API.md section 7
       return body.total === 1 ? body : undefined;
     });
     expect(queue.eventos).toEqual([expect.objectContaining({ evento: 'atendimento.criado', data: evento.data, entregaFalhou: true })]);
-    expect(await entregas(loja.token)).toEqual([
+    expect(await deliveryLog(loja)).toEqual([
       expect.objectContaining({ idEvento: evento.id, status: 'falhou', tentativas: [expect.objectContaining({ numero: 1, statusHttp: 500 })] }),
     ]);
     // The test stack's first retry would come 500 ms after the failure: none is made.

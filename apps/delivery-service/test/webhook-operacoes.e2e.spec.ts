@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { TOPICS } from '@trilha/contracts';
 import {
-  apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, isVerification, queueWith, registerWebhook, testStack, WebhookReceiver, type ReceivedRequest,
+  apiClient, atendimentoMensagem, createStore, deliveryLog, eventPublisher, eventually, expectInvalid, expectProblem, isVerification, queueWith, registerWebhook, testStack, WebhookReceiver, type DeliveryAttempt, type ReceivedRequest,
 } from '@trilha/testing';
 
 const stack = testStack();
@@ -13,18 +13,6 @@ const segundos = (texto: string) => Number(/^(\d+)s$/.exec(texto)![1]) * 1000;
 const receiver = WebhookReceiver.forTestFile(stack);
 
 afterAll(() => kafka.close());
-
-const mensagem = (idLoja: number, texto = 'Onde está meu pedido?') =>
-  envelope('atendimento.mensagem', idLoja, {
-    idAtendimento: 'at-1', idLoja, canal: 'whatsapp', direcao: 'entrada', remetente: 'cliente', mensagem: texto, dataHora: new Date().toISOString(),
-  });
-
-interface Tentativa { numero: number; dataHora: string; statusHttp: number | null; erro: string | null }
-interface Entrega { idEntrega: string; idEvento: string; status: string; tentativas: Tentativa[] }
-
-async function entregas(token: string): Promise<Entrega[]> {
-  return (await api('GET', '/webhook/entregas?porPagina=100', { token })).body.entregas;
-}
 
 const ids = (requests: ReceivedRequest[]) => requests.map((request) => request.headers['webhook-id']);
 const headers = (request: ReceivedRequest) => request.headers as Record<string, string>;
@@ -38,7 +26,7 @@ describe('410 Gone (Standard Webhooks): deactivation, the queue, POST /webhook/a
     const loja = await createStore();
     await registerWebhook(loja, receiver.url('/gone'));
     registrado = true;
-    const primeiro = mensagem(loja.idLoja, 'primeiro');
+    const primeiro = atendimentoMensagem(loja.idLoja, 'primeiro');
     await kafka.publish(TOPICS.atendimento, [primeiro]);
 
     const fila = await queueWith(loja, 2);
@@ -49,11 +37,11 @@ describe('410 Gone (Standard Webhooks): deactivation, the queue, POST /webhook/a
     expect(webhook.saude).toMatchObject({ ativo: false, motivoDesativacao: fila.eventos[1].data.motivo, dataDesativacao: fila.eventos[1].data.dataDesativacao, falhasSeguidas: 1, ultimoErro: 'status 410, esperado 200', taxaSucesso24h: 0 });
 
     // Later events go straight to the queue; nothing more is sent.
-    const depois = mensagem(loja.idLoja, 'depois');
+    const depois = atendimentoMensagem(loja.idLoja, 'depois');
     await kafka.publish(TOPICS.atendimento, [depois]);
     expect((await queueWith(loja, 3)).eventos[2]).toMatchObject({ evento: 'atendimento.mensagem', data: depois.data, entregaFalhou: true });
     expect(ids(receiver.notifications('/gone'))).toEqual([primeiro.id]);
-    const [entrega] = (await entregas(loja.token)).filter((e) => e.idEvento === primeiro.id);
+    const [entrega] = (await deliveryLog(loja, 100)).filter((e) => e.idEvento === primeiro.id);
     expect(entrega).toMatchObject({ status: 'falhou', tentativas: [{ numero: 1, statusHttp: 410 }] });
     expectProblem(await api('POST', `/webhook/entregas/${entrega.idEntrega}/reenviar`, { token: loja.token }), 409);
     expectProblem(await api('POST', '/webhook/entregas/recuperar', { token: loja.token, body: { desde: new Date(Date.now() - 60_000).toISOString() } }), 409);
@@ -68,7 +56,7 @@ describe('410 Gone (Standard Webhooks): deactivation, the queue, POST /webhook/a
     const ativado = await api('POST', '/webhook/ativar', { token: loja.token });
     expect(ativado.status).toBe(200);
     expect(ativado.body.saude).toMatchObject({ ativo: true, motivoDesativacao: null, dataDesativacao: null, falhasSeguidas: 0 });
-    const novo = mensagem(loja.idLoja, 'de volta');
+    const novo = atendimentoMensagem(loja.idLoja, 'de volta');
     await kafka.publish(TOPICS.atendimento, [novo]);
     await eventually('the event after reactivation', () => receiver.confirmations('/gone').get(novo.id));
     expect((await api('GET', '/fila/lista', { token: loja.token })).body.total).toBe(3);
@@ -89,17 +77,17 @@ describe('automatic deactivation after WEBHOOK_DISABLE_AFTER of failures', () =>
     receiver.on('/fora-do-ar', (request) => (isVerification(request) ? { status: 200 } : { status: 500 }));
     const loja = await createStore();
     await registerWebhook(loja, receiver.url('/fora-do-ar'));
-    const primeiro = mensagem(loja.idLoja, 'primeiro');
+    const primeiro = atendimentoMensagem(loja.idLoja, 'primeiro');
     await kafka.publish(TOPICS.atendimento, [primeiro]);
     await queueWith(loja, 1);
-    const [{ tentativas }] = await entregas(loja.token);
+    const [{ tentativas }] = await deliveryLog(loja, 100);
     expect(tentativas).toHaveLength(6);
     expect((await api('GET', '/webhook', { token: loja.token })).body.saude).toMatchObject({ ativo: true, falhasSeguidas: 6 });
 
     // Once the period since the first failure has passed, the next failed attempt deactivates it.
     const fim = Date.parse(tentativas[0].dataHora) + segundos(WEBHOOK_DISABLE_AFTER);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, fim - Date.now())));
-    const ultimo = mensagem(loja.idLoja, 'último');
+    const ultimo = atendimentoMensagem(loja.idLoja, 'último');
     await kafka.publish(TOPICS.atendimento, [ultimo]);
     const fila = await queueWith(loja, 3);
     expect(fila.eventos.map((item) => [item.evento, item.entregaFalhou])).toEqual([['atendimento.mensagem', true], ['webhook.desativado', false], ['atendimento.mensagem', true]]);
@@ -117,7 +105,7 @@ describe('POST /webhook/segredo/rotacionar', () => {
     expectProblem(await api('POST', '/webhook/segredo/rotacionar', { token: loja.token }), 404);
     const { segredo: s1 } = await registerWebhook(loja, receiver.url('/rotacao'));
     const entregue = async () => {
-      const evento = mensagem(loja.idLoja);
+      const evento = atendimentoMensagem(loja.idLoja);
       await kafka.publish(TOPICS.atendimento, [evento]);
       return eventually('the delivery', () => receiver.notifications('/rotacao').find((request) => request.headers['webhook-id'] === evento.id));
     };
@@ -161,7 +149,7 @@ describe('POST /webhook/entregas/recuperar and the endpoint health in GET /webho
     const loja = await createStore();
     const inicio = new Date();
     await registerWebhook(loja, receiver.url('/recuperacao'));
-    const eventos = [1, 2, 3].map((n) => mensagem(loja.idLoja, `mensagem ${n}`));
+    const eventos = [1, 2, 3].map((n) => atendimentoMensagem(loja.idLoja, `mensagem ${n}`));
     await kafka.publish(TOPICS.atendimento, eventos);
     // Queued as each one's last retry failed, which need not be the order of the events.
     const naFila = (await queueWith(loja, 3)).eventos.map((item) => item.data.mensagem);
@@ -180,13 +168,13 @@ describe('POST /webhook/entregas/recuperar and the endpoint health in GET /webho
     expect(ids(entregues)).toEqual(eventos.map((evento) => evento.id));
     await queueWith(loja, 0);
 
-    const log = await entregas(loja.token);
+    const log = await deliveryLog(loja, 100);
     expect(log.map((entrega) => entrega.status)).toEqual(['entregue', 'entregue', 'entregue']);
     const feitas = log.flatMap((entrega) => entrega.tentativas);
     const sucessos = feitas.filter((tentativa) => tentativa.statusHttp === 200);
     expect([feitas.length, sucessos.length]).toEqual([21, 3]);
     const { saude } = (await api('GET', '/webhook', { token: loja.token })).body;
-    const ultima = (lista: Tentativa[]) => lista.map((tentativa) => tentativa.dataHora).sort().at(-1);
+    const ultima = (lista: DeliveryAttempt[]) => lista.map((tentativa) => tentativa.dataHora).sort().at(-1);
     expect(saude).toEqual({
       ultimaEntrega: ultima(sucessos),
       ultimaFalha: ultima(feitas.filter((tentativa) => tentativa.statusHttp !== 200)),

@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { TOPICS } from '@trilha/contracts';
 import {
-  apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, isVerification, queueWith, registerWebhook, testStack, WebhookReceiver, type ReceivedRequest,
+  apiClient, atendimentoCriado, atendimentoEncerrado, atendimentoMensagem, createStore, eventPublisher, eventually, expectInvalid, expectProblem, isVerification, queueWith, registerWebhook, testStack, WebhookReceiver, type ReceivedRequest,
 } from '@trilha/testing';
 
 const stack = testStack();
@@ -20,25 +20,6 @@ async function comWebhook(path: string, flags: Record<string, boolean> = {}) {
   const { segredo } = await registerWebhook(loja, receiver.url(path), flags);
   return { ...loja, segredo };
 }
-
-const criado = (idLoja: number, idAtendimento = `at-${Math.random().toString(36).slice(2, 10)}`) =>
-  envelope('atendimento.criado', idLoja, {
-    idAtendimento,
-    idLoja,
-    canal: 'whatsapp',
-    tipo: 'duvida',
-    status: 'aberto',
-    dadosCliente: { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' },
-    dataAbertura: new Date().toISOString(),
-  });
-const mensagem = (idLoja: number, texto = 'Onde está meu pedido?') =>
-  envelope('atendimento.mensagem', idLoja, {
-    idAtendimento: 'at-1', idLoja, canal: 'whatsapp', direcao: 'entrada', remetente: 'cliente', mensagem: texto, dataHora: new Date().toISOString(),
-  });
-const encerrado = (idLoja: number) =>
-  envelope('atendimento.encerrado', idLoja, {
-    idAtendimento: 'at-1', idLoja, canal: 'whatsapp', status: 'encerrado', dataEncerramento: new Date().toISOString(), resumo: 'Pedido localizado.',
-  });
 
 const eventoDe = (request: ReceivedRequest) => JSON.parse(request.body) as { evento: string; data: Record<string, unknown> };
 
@@ -127,7 +108,7 @@ describe('POST /webhook/novo (docs/API.md section 7)', () => {
     expect((await api('DELETE', '/webhook', { token: loja.token })).status).toBe(204);
     expectProblem(await api('GET', '/webhook', { token: loja.token }), 404);
     expect((await api('DELETE', '/webhook', { token: loja.token })).status).toBe(204);
-    const evento = criado(loja.idLoja);
+    const evento = atendimentoCriado(loja.idLoja);
     await kafka.publish(TOPICS.atendimento, [evento]);
     const fila = await queueWith(loja, 1);
     expect(fila.eventos[0]).toMatchObject({ evento: 'atendimento.criado', data: evento.data, entregaFalhou: false });
@@ -138,7 +119,7 @@ describe('POST /webhook/novo (docs/API.md section 7)', () => {
 describe('push (docs/API.md section 7)', () => {
   it('delivers every event type as {evento, data} with Standard Webhooks headers, a valid signature and traceparent', async () => {
     const loja = await comWebhook('/todos');
-    const eventos = [criado(loja.idLoja), mensagem(loja.idLoja), encerrado(loja.idLoja)];
+    const eventos = [atendimentoCriado(loja.idLoja), atendimentoMensagem(loja.idLoja), atendimentoEncerrado(loja.idLoja)];
     await kafka.publish(TOPICS.atendimento, eventos);
     const removido = await api('POST', `/admin/lojas/${loja.idLoja}/aplicativo/remover`, { headers: admin });
     expect(removido.status).toBe(202);
@@ -175,8 +156,8 @@ describe('push (docs/API.md section 7)', () => {
 
   it('neither sends nor queues an event whose flag is off', async () => {
     const loja = await comWebhook('/flags', { atendimentoMensagem: false });
-    const desligado = mensagem(loja.idLoja);
-    const ligado = criado(loja.idLoja);
+    const desligado = atendimentoMensagem(loja.idLoja);
+    const ligado = atendimentoCriado(loja.idLoja);
     await kafka.publish(TOPICS.atendimento, [desligado, ligado]);
     await eventually('the enabled event', () => receiver.notifications('/flags').length >= 1 || undefined);
     // Both are on the store's partition, in order: the disabled one was handled first.
@@ -188,7 +169,7 @@ describe('push (docs/API.md section 7)', () => {
   it('retries on the schedule with jitter, records every attempt, and queues the event after the 6th failure', async () => {
     receiver.on('/sempre-500', (request) => (isVerification(request) ? { status: 200 } : { status: 500 }));
     const loja = await comWebhook('/sempre-500');
-    const evento = criado(loja.idLoja);
+    const evento = atendimentoCriado(loja.idLoja);
     await kafka.publish(TOPICS.atendimento, [evento]);
 
     const fila = await queueWith(loja, 1);
@@ -221,7 +202,7 @@ describe('push (docs/API.md section 7)', () => {
       if (index === 2) return { status: 429, headers: { 'retry-after': '3600' } };
       return { status: 200 };
     });
-    await kafka.publish(TOPICS.atendimento, [criado(loja.idLoja)]);
+    await kafka.publish(TOPICS.atendimento, [atendimentoCriado(loja.idLoja)]);
     const entrega = await eventually('delivered at the 3rd attempt', async () => {
       const response = await api('GET', '/webhook/entregas', { token: loja.token });
       return response.body.entregas[0]?.status === 'entregue' ? response.body.entregas[0] : undefined;
@@ -245,7 +226,7 @@ describe('push (docs/API.md section 7)', () => {
       if (index === 3) return { closeConnection: true };
       return { status: 200 };
     });
-    await kafka.publish(TOPICS.atendimento, [criado(loja.idLoja)]);
+    await kafka.publish(TOPICS.atendimento, [atendimentoCriado(loja.idLoja)]);
     const entrega = await eventually('delivered at the 4th attempt', async () => {
       const response = await api('GET', '/webhook/entregas', { token: loja.token });
       return response.body.entregas[0]?.status === 'entregue' ? response.body.entregas[0] : undefined;
@@ -262,7 +243,7 @@ describe('push (docs/API.md section 7)', () => {
   it('makes the first attempts of a store’s events in the order the events occurred', async () => {
     const loja = await comWebhook('/ordem');
     receiver.on('/ordem', (_request, index) => (index === 1 ? { status: 500 } : { status: 200, delayMs: 20 + (index % 3) * 15 }));
-    const eventos = Array.from({ length: 12 }, (_, index) => mensagem(loja.idLoja, `mensagem ${index}`));
+    const eventos = Array.from({ length: 12 }, (_, index) => atendimentoMensagem(loja.idLoja, `mensagem ${index}`));
     await kafka.publish(TOPICS.atendimento, eventos);
     await eventually('all delivered, the first one retried', () => receiver.confirmations('/ordem').size === 12 || undefined);
     const primeiras: string[] = [];
@@ -277,7 +258,7 @@ describe('push (docs/API.md section 7)', () => {
 
   it('resends a delivery on request, and lists deliveries page by page', async () => {
     const loja = await comWebhook('/reenvio');
-    const eventos = [criado(loja.idLoja), encerrado(loja.idLoja)];
+    const eventos = [atendimentoCriado(loja.idLoja), atendimentoEncerrado(loja.idLoja)];
     await kafka.publish(TOPICS.atendimento, eventos);
     const lista = await eventually('two delivered', async () => {
       const response = await api('GET', '/webhook/entregas', { token: loja.token });
@@ -318,11 +299,11 @@ describe('isolation (docs/API.md section 7)', () => {
     receiver.on('/pendura', () => ({ hang: true }));
     const rapida = await comWebhook('/rapida');
     // A flood of the hanging store's events first, then the other store's, one by one.
-    await kafka.publish(TOPICS.atendimento, Array.from({ length: 50 }, () => mensagem(lenta.idLoja)));
+    await kafka.publish(TOPICS.atendimento, Array.from({ length: 50 }, () => atendimentoMensagem(lenta.idLoja)));
     await eventually('the hanging store’s first attempt', () => receiver.requests('/pendura').length >= 2 || undefined);
     const latencias: number[] = [];
     for (let index = 0; index < 10; index += 1) {
-      const evento = mensagem(rapida.idLoja);
+      const evento = atendimentoMensagem(rapida.idLoja);
       const sent = Date.now();
       await kafka.publish(TOPICS.atendimento, [evento]);
       const request = await eventually('the other store’s event', () => receiver.requests('/rapida').find((r) => r.headers['webhook-id'] === evento.id));

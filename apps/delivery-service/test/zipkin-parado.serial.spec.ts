@@ -1,23 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { apiClient, createStore, eventually, pidOnPort, registerWebhook, testStack, WebhookReceiver, zipkinTrace, type TestStore } from '@trilha/testing';
+import { createStore, eventually, openConversation, pidOnPort, registerWebhook, testStack, WebhookReceiver, zipkinTrace } from '@trilha/testing';
 
 // The trace backend is an observer: while it does not answer, requests and notifications go on
 // as before, and once it answers again new traces reach it. Zipkin is paused for real (SIGSTOP),
 // so the services' span exports hang on it, as on a collector that stopped reading.
 const stack = testStack();
-const api = apiClient(stack.baseUrl, stack.caFile);
-
-/** Opens a conversation in a sampled trace of the test's own; resolves with the trace id once answered 201. */
-async function abrirAtendimento(loja: TestStore): Promise<string> {
-  const traceId = randomBytes(16).toString('hex');
-  const response = await api('POST', '/atendimentos', {
-    token: loja.token,
-    headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
-    body: { canal: 'chat', tipo: 'duvida', dadosCliente: { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' } },
-  });
-  expect(response.status).toBe(201);
-  return traceId;
-}
 
 describe('Zipkin not answering', () => {
   it('delays no request and no notification, and the traces made after it answers again reach it', async () => {
@@ -31,7 +17,7 @@ describe('Zipkin not answering', () => {
         // Several, so that the services' span batches fill and are sent to Zipkin meanwhile.
         for (let n = 1; n <= 5; n += 1) {
           const antes = Date.now();
-          await abrirAtendimento(loja);
+          await openConversation(loja);
           expect(Date.now() - antes).toBeLessThan(5_000);
           await eventually(`notification ${n} at the receiver`, () => receiver.notifications('/sem-zipkin').length >= n || undefined);
         }
@@ -39,7 +25,7 @@ describe('Zipkin not answering', () => {
         process.kill(zipkin, 'SIGCONT');
       }
 
-      const depois = await abrirAtendimento(loja);
+      const { traceId: depois } = await openConversation(loja);
       await eventually('the notification made after Zipkin answers again', () => receiver.notifications('/sem-zipkin').length >= 6 || undefined);
       await eventually(`the webhook attempt of trace ${depois} in Zipkin`, async () =>
         (await zipkinTrace(stack, depois)).some((span) => span.localEndpoint.serviceName === 'delivery-service' && span.kind === 'CLIENT') || undefined,

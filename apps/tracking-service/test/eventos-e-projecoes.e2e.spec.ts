@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { parseEventMessage, TOPICS, TRACKING_CONTRACT, type TrackingMessage } from '@trilha/contracts';
-import { apiClient, createStore, eventually, testStack, topicReader } from '@trilha/testing';
+import { apiClient, createStore, eventually, testStack, topicReader, uniqueId } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
-const unique = () => randomBytes(5).toString('hex');
 
 describe('tracking.events.v1 (published exactly as libs/contracts defines it)', () => {
   let kafka: Awaited<ReturnType<typeof topicReader>>;
@@ -24,7 +22,7 @@ describe('tracking.events.v1 (published exactly as libs/contracts defines it)', 
 
   it('publishes pedido.salvo for an order created by its first tracking event, then the event, then its correction', async () => {
     const loja = await createStore();
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const registered = await api('POST', '/pedidoRastreio/evento', {
       token: loja.token,
       body: { numeroPedido, codigoRastreio: 'BR1', rotulo: 'Caixa 1', dataHora: '2026-11-21T10:00:00-03:00', descricao: 'Postado', visivelClienteFinal: false },
@@ -52,7 +50,7 @@ describe('tracking.events.v1 (published exactly as libs/contracts defines it)', 
   it('publishes pedido.salvo after every create and update of an order, without the customer’s data', async () => {
     const loja = await createStore();
     const body = {
-      numeroPedido: `P-${unique()}`, pedidoCanal: 'MKT-1', cliente: { nome: 'Ana', email: 'ana@example.com' }, itens: [], valorTotal: 10,
+      numeroPedido: `P-${uniqueId()}`, pedidoCanal: 'MKT-1', cliente: { nome: 'Ana', email: 'ana@example.com' }, itens: [], valorTotal: 10,
       dataPedido: '2026-11-21T10:00:00Z', situacao: 'aprovado',
     };
     const created = await api('PUT', '/pedido', { token: loja.token, body });

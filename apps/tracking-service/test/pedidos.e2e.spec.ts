@@ -1,13 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { apiClient, createStore, expectInvalid, expectProblem, testStack, type TestStore } from '@trilha/testing';
+import { apiClient, createStore, expectInvalid, expectProblem, testStack, uniqueId, type TestStore } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
-const unique = () => randomBytes(5).toString('hex');
 
 const pedido = (overrides: Record<string, unknown> = {}) => ({
-  numeroPedido: `P-${unique()}`,
-  pedidoCanal: `MKT-${unique()}`,
+  numeroPedido: `P-${uniqueId()}`,
+  pedidoCanal: `MKT-${uniqueId()}`,
   canalVenda: 'marketplace',
   situacao: 'aprovado',
   cliente: { nome: 'Ana Souza', email: 'ana@example.com', telefone: '+55 11 91234-5678', documento: '12345678909' },
@@ -71,7 +69,7 @@ describe('PUT /pedido and GET /pedido (docs/API.md section 3)', () => {
   });
 
   it('keeps an envio and a reversa with one number apart; without tipoPedido the envio is found', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const envio = await salvar(loja, pedido({ numeroPedido }));
     const reversa = await salvar(loja, pedido({ numeroPedido, tipoPedido: 'reversa' }));
     expect([envio.status, reversa.status]).toEqual([201, 201]);
@@ -82,7 +80,7 @@ describe('PUT /pedido and GET /pedido (docs/API.md section 3)', () => {
   });
 
   it('completes an order its first tracking event created, keeping its id and link', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const evento = await api('POST', '/pedidoRastreio/evento', {
       token: loja.token, body: { numeroPedido, codigoRastreio: 'BR1', dataHora: '2026-11-21T10:00:00Z', descricao: 'Postado' },
     });
@@ -110,7 +108,7 @@ describe('PUT /pedido and GET /pedido (docs/API.md section 3)', () => {
   });
 
   it('refuses every size over the contract, wrong types and unknown fields with a 400 naming the field, and writes nothing', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const base = pedido({ numeroPedido });
     const cases: [Record<string, unknown>, string][] = [
       [{ numeroPedido: 'n'.repeat(101) }, 'numeroPedido'],

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { apiClient, createStore, expectInvalid, expectProblem, testStack, type TestStore } from '@trilha/testing';
+import { apiClient, createStore, expectInvalid, expectProblem, testStack, uniqueId, type TestStore } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
-const unique = () => randomBytes(5).toString('hex');
 
 const registrar = (loja: TestStore, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
   api('POST', '/pedidoRastreio/evento', { token: loja.token, body: { dataHora: '2026-11-21T10:00:00-03:00', descricao: 'Objeto postado', ...body }, headers });
@@ -17,7 +15,7 @@ describe('POST /pedidoRastreio/evento (docs/API.md section 4)', () => {
   });
 
   it('creates the order and the volume on the first event, with a 40-hex hash and the public link', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const response = await registrar(loja, { numeroPedido, codigoRastreio: 'BR100', pedidoCanal: 'MKT-100', sigla: 'PO' });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
@@ -43,7 +41,7 @@ describe('POST /pedidoRastreio/evento (docs/API.md section 4)', () => {
   });
 
   it('is idempotent: the same volume, dataHora, descricao and sigla again is 200 with the same hash and no new event', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const body = { numeroPedido, codigoRastreio: 'BR200', sigla: 'PO' };
     const first = await registrar(loja, body);
     expect(first.status).toBe(201);
@@ -65,12 +63,12 @@ describe('POST /pedidoRastreio/evento (docs/API.md section 4)', () => {
       [{ identificador: 'ID-302' }, 'ID-302', 'identificador'],
     ];
     for (const [keys, chaveEnvio, origemChave] of cases) {
-      const response = await registrar(loja, { numeroPedido: `P-${unique()}`, ...keys });
+      const response = await registrar(loja, { numeroPedido: `P-${uniqueId()}`, ...keys });
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ chaveEnvio, origemChave });
     }
     // A volume first known by its invoice keeps that key when the carrier's code arrives.
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     await registrar(loja, { numeroPedido, chaveNFe: nfe, descricao: 'Faturado' });
     const later = await registrar(loja, { numeroPedido, codigoRastreio: 'BR303', chaveNFe: nfe, descricao: 'Coletado' });
     expect(later.body).toMatchObject({ chaveEnvio: nfe, origemChave: 'chaveNFe' });
@@ -82,7 +80,7 @@ describe('POST /pedidoRastreio/evento (docs/API.md section 4)', () => {
   });
 
   it('closes a volume with encerraVolume, then refuses its new events with 409 but still takes corrections', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const closing = await registrar(loja, { numeroPedido, codigoRastreio: 'BR400', descricao: 'Entregue', encerraVolume: true });
     expect(closing.status).toBe(201);
     expectProblem(await registrar(loja, { numeroPedido, codigoRastreio: 'BR400', descricao: 'Depois de entregue' }), 409);
@@ -97,7 +95,7 @@ describe('POST /pedidoRastreio/evento (docs/API.md section 4)', () => {
   });
 
   it('records where the event came from: api, or mcp through the operational tool server', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     await registrar(loja, { numeroPedido, codigoRastreio: 'BR500', descricao: 'pela API' });
     await registrar(loja, { numeroPedido, codigoRastreio: 'BR500', descricao: 'pelo MCP' }, { 'x-trilha-origem': 'mcp' });
     const record = await rastreio(loja, `chave=numeroPedido&valor=${numeroPedido}`);
@@ -108,7 +106,7 @@ describe('POST /pedidoRastreio/evento (docs/API.md section 4)', () => {
   });
 
   it('refuses every size over the contract, bad dates, bad invoice keys, wrong types and unknown fields with a 400 naming the field', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const base = { numeroPedido, codigoRastreio: 'BR600' };
     const over: [Record<string, unknown>, string][] = [
       [{ numeroPedido: 'n'.repeat(101) }, 'numeroPedido'],
@@ -151,7 +149,7 @@ describe('POST /pedidoRastreio/evento (docs/API.md section 4)', () => {
   });
 
   it('never loses an event when writes to one order race, even the first ones, and never duplicates one', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const distinct = await Promise.all(
       Array.from({ length: 12 }, (_, index) => registrar(loja, { numeroPedido, codigoRastreio: `BR7${index % 3}`, descricao: `evento ${index}` })),
     );
@@ -179,7 +177,7 @@ describe('PUT /pedidoRastreio/evento/{hash} (docs/API.md section 4)', () => {
   });
 
   it('corrects an event as a new fact: same hash, corrected values, re-sorted by the corrected moment', async () => {
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     const first = await registrar(loja, { numeroPedido, codigoRastreio: 'BR800', dataHora: '2026-11-21T10:00:00Z', descricao: 'Postado', sigla: 'PO' });
     await registrar(loja, { numeroPedido, codigoRastreio: 'BR800', dataHora: '2026-11-21T12:00:00Z', descricao: 'Em trânsito' });
     const corrected = await api('PUT', `/pedidoRastreio/evento/${first.body.hash}`, {
@@ -196,7 +194,7 @@ describe('PUT /pedidoRastreio/evento/{hash} (docs/API.md section 4)', () => {
   });
 
   it('finds no other store’s hash, no unknown hash, and refuses an empty or invalid correction', async () => {
-    const first = await registrar(loja, { numeroPedido: `P-${unique()}`, codigoRastreio: 'BR801' });
+    const first = await registrar(loja, { numeroPedido: `P-${uniqueId()}`, codigoRastreio: 'BR801' });
     expectProblem(await api('PUT', `/pedidoRastreio/evento/${first.body.hash}`, { token: outra.token, body: { descricao: 'invasão' } }), 404);
     expectProblem(await api('PUT', `/pedidoRastreio/evento/${'0'.repeat(40)}`, { token: loja.token, body: { descricao: 'x' } }), 404);
     expectProblem(await api('PUT', '/pedidoRastreio/evento/nao-e-hash', { token: loja.token, body: { descricao: 'x' } }), 404);
@@ -212,8 +210,8 @@ describe('PUT /pedidoRastreio/evento/{hash} (docs/API.md section 4)', () => {
 describe('GET /pedidoRastreio (docs/API.md section 4)', () => {
   let loja: TestStore;
   let outra: TestStore;
-  const numeroPedido = `P-${unique()}`;
-  const pedidoCanal = `MKT-${unique()}`;
+  const numeroPedido = `P-${uniqueId()}`;
+  const pedidoCanal = `MKT-${uniqueId()}`;
   let idPedido: string;
 
   beforeAll(async () => {
@@ -223,7 +221,7 @@ describe('GET /pedidoRastreio (docs/API.md section 4)', () => {
       { codigoRastreio: 'BR900', dataHora: '2026-11-21T15:00:00-03:00', descricao: 'Saiu para entrega' }, // 18:00Z
       { codigoRastreio: 'BR900', dataHora: '2026-11-20T09:00:00Z', descricao: 'Postado', pedidoCanal },
       { codigoRastreio: 'BR900', dataHora: '2026-11-21T12:30:00Z', descricao: 'Conferência interna', visivelClienteFinal: false },
-      { identificador: `CX-${unique()}`, codigoEnvio: 'ENV-2', rotulo: 'Caixa 2', dataHora: '2026-11-20T10:00:00Z', descricao: 'Separado' },
+      { identificador: `CX-${uniqueId()}`, codigoEnvio: 'ENV-2', rotulo: 'Caixa 2', dataHora: '2026-11-20T10:00:00Z', descricao: 'Separado' },
     ];
     for (const evento of eventos) {
       const response = await registrar(loja, { numeroPedido, ...evento });
@@ -293,7 +291,7 @@ describe('GET /pedidoRastreio (docs/API.md section 4)', () => {
       expectProblem(await rastreio(outra, query), 404);
     }
     // An order without any tracking event has no manual tracking.
-    const semRastreio = `P-${unique()}`;
+    const semRastreio = `P-${uniqueId()}`;
     const saved = await api('PUT', '/pedido', {
       token: loja.token,
       body: { numeroPedido: semRastreio, cliente: { nome: 'Ana' }, itens: [], valorTotal: 0, dataPedido: '2026-11-21T10:00:00Z' },
@@ -304,7 +302,7 @@ describe('GET /pedidoRastreio (docs/API.md section 4)', () => {
   });
 
   it('resolves an envio and a reversa with one number by tipoPedido, the envio without it', async () => {
-    const numero = `P-${unique()}`;
+    const numero = `P-${uniqueId()}`;
     await registrar(loja, { numeroPedido: numero, codigoRastreio: 'BR-IDA', descricao: 'ida' });
     await registrar(loja, { numeroPedido: numero, tipoPedido: 'reversa', codigoRastreio: 'BR-VOLTA', descricao: 'volta' });
     const envio = await rastreio(loja, `chave=numeroPedido&valor=${numero}`);

@@ -1,19 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { apiClient, createStore, testStack } from '@trilha/testing';
+import { apiClient, createStore, testStack, uniqueId } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
-const unique = () => randomBytes(5).toString('hex');
 const main = join(__dirname, '../../../dist/apps/tracking-service/src/main.js');
 
 /** A rebuild rewrites the read models the running service serves from: no other test may write meanwhile. */
 describe('read models rebuilt from the event log with one command', () => {
   it('rebuilds orders, tracking records and lookups to the same content', async () => {
     const loja = await createStore();
-    const numeroPedido = `P-${unique()}`;
+    const numeroPedido = `P-${uniqueId()}`;
     for (const [index, keys] of [{ codigoRastreio: 'BR1' }, { chaveNFe: '1'.repeat(44) }, { codigoRastreio: 'BR1' }].entries()) {
       await api('POST', '/pedidoRastreio/evento', {
         token: loja.token, body: { numeroPedido, ...keys, dataHora: `2026-11-2${index}T10:00:00Z`, descricao: `evento ${index}`, pedidoCanal: `MKT-${index}` },

@@ -1,4 +1,5 @@
-import { apiClient, clientAddress } from './https-client';
+import { gateway } from './gateway';
+import { clientAddress } from './https-client';
 import { eventually, PATIENCE_MS } from './service-logs';
 import { testStack } from './stack';
 
@@ -25,13 +26,6 @@ export interface WebhookRegistration {
 export interface Queue {
   total: number;
   eventos: { idDocumento: string; evento: string; data: Record<string, unknown>; dataCriacao: string; entregaFalhou: boolean }[];
-}
-
-let client: ReturnType<typeof apiClient> | undefined;
-/** The stack's gateway, as the helpers below reach it. */
-function gateway(): ReturnType<typeof apiClient> {
-  const stack = testStack();
-  return (client ??= apiClient(stack.baseUrl, stack.caFile));
 }
 
 /** Creates a store with the operator key and exchanges its account code for a token. */
