@@ -1,3 +1,4 @@
+import type { TipoPedido } from '@trilha/contracts';
 import { cortarTexto, tamanho } from './cortar';
 import { normalizar } from './faq-index';
 
@@ -10,7 +11,7 @@ import { normalizar } from './faq-index';
 export interface PedidoRastreado {
   idPedido: string;
   numeroPedido: string;
-  tipoPedido: 'envio' | 'reversa';
+  tipoPedido: TipoPedido;
   pedidoCanal: string | null;
   linkRastreio: string;
   volumes: VolumeRastreado[];

@@ -1,3 +1,4 @@
+import type { TipoPedido } from '@trilha/contracts';
 import type { Agente } from './agente';
 import type { FaqMatch } from './faq-index';
 import { descreverPedidos, type PedidoRastreado } from './rastreio';
@@ -6,7 +7,7 @@ export const INTENCOES = ['rastreio', 'faq', 'desconhecida'] as const;
 export type Intencao = (typeof INTENCOES)[number];
 
 export type Referencia =
-  | { tipo: 'pedido'; idPedido: string; numeroPedido: string; tipoPedido: string; linkRastreio: string }
+  | { tipo: 'pedido'; idPedido: string; numeroPedido: string; tipoPedido: TipoPedido; linkRastreio: string }
   | { tipo: 'faq'; pergunta: string; confianca: number };
 
 export interface RespostaDoAgente {

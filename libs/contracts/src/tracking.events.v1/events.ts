@@ -14,21 +14,26 @@ export const TRACKING_EVENT_TYPES = {
   eventoCorrigido: 'rastreio.evento.corrigido',
 } as const;
 
+/** An order's type: a shipment to the customer, or a return from them. */
 export const TIPOS_PEDIDO = ['envio', 'reversa'] as const;
+export type TipoPedido = (typeof TIPOS_PEDIDO)[number];
+/** The situations of an order, in the order they usually come. */
+export const SITUACOES = ['novo', 'aprovado', 'faturado', 'enviado', 'entregue', 'cancelado'] as const;
+export type Situacao = (typeof SITUACOES)[number];
 export const ORIGENS_CHAVE = ['codigoRastreio', 'chaveNFe', 'identificador'] as const;
 
 /** What identifies an order, on every tracking event. */
 export class PedidoRef {
   @IsString() @MaxLength(32) idPedido: string;
   @IsString() @MaxLength(100) numeroPedido: string;
-  @IsIn(TIPOS_PEDIDO) tipoPedido: (typeof TIPOS_PEDIDO)[number];
+  @IsIn(TIPOS_PEDIDO) tipoPedido: TipoPedido;
   @IsOptional() @IsString() @MaxLength(100) pedidoCanal?: string | null;
   @IsString() @MaxLength(255) linkRastreio: string;
 }
 
 /** An order was created or updated (PUT /pedido, or its first tracking event). */
 export class PedidoSalvoData extends PedidoRef {
-  @IsIn(['novo', 'aprovado', 'faturado', 'enviado', 'entregue', 'cancelado']) situacao: string;
+  @IsIn(SITUACOES) situacao: Situacao;
   @IsISO8601({ strict: true }) atualizadoEm: string;
 }
 

@@ -1,4 +1,4 @@
-import type { EventoCorrigidoData, EventoRegistradoData, PedidoRef } from '@trilha/contracts';
+import type { EventoCorrigidoData, EventoRegistradoData, PedidoRef, Situacao, TipoPedido } from '@trilha/contracts';
 import { hashEvento } from './hash-evento';
 import { evolveVolumes, volumeDoEvento, type Volume } from './volumes';
 
@@ -8,9 +8,11 @@ import { evolveVolumes, volumeDoEvento, type Volume } from './volumes';
  * the clock come in with the command.
  */
 
-export type TipoPedido = 'envio' | 'reversa';
-export const SITUACOES = ['novo', 'aprovado', 'faturado', 'enviado', 'entregue', 'cancelado'] as const;
-export type Situacao = (typeof SITUACOES)[number];
+export { SITUACOES, TIPOS_PEDIDO, type Situacao, type TipoPedido } from '@trilha/contracts';
+/** The type of an order whose request leaves it out, and the one that wins a tie between types. */
+export const TIPO_PEDIDO_PADRAO: TipoPedido = 'envio';
+/** The situation of an order whose request leaves it out. */
+export const SITUACAO_PADRAO: Situacao = 'novo';
 
 export interface Cliente {
   nome: string;
@@ -175,7 +177,7 @@ function pedidoDoEvento(novo: NovoPedido, evento: NovoEvento, agora: string): Pe
     tipoPedido: evento.tipoPedido,
     pedidoCanal: evento.pedidoCanal,
     canalVenda: null,
-    situacao: 'novo',
+    situacao: SITUACAO_PADRAO,
     cliente: null,
     enderecoEntrega: null,
     itens: [],

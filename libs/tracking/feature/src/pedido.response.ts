@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SITUACOES, type Pedido } from '@trilha/tracking-domain';
-import { ClientePedido, EnderecoPedido, ItemPedido, TIPOS_PEDIDO } from './salvar-pedido/salvar-pedido.request';
+import { SITUACOES, TIPOS_PEDIDO, type Pedido } from '@trilha/tracking-domain';
+import { ClientePedido, EnderecoPedido, ItemPedido } from './salvar-pedido/salvar-pedido.request';
 
 /** An order as the API shows it (docs/API.md section 3). */
 export class PedidoResponse {

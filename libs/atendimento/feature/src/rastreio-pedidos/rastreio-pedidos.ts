@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { TrackingMessage } from '@trilha/contracts';
+import type { TipoPedido, TrackingMessage } from '@trilha/contracts';
 import { writeAtCommit } from '@trilha/event-store';
 import type { PedidoRastreado } from '@trilha/atendimento-domain';
 
@@ -76,7 +76,7 @@ export async function aplicarEventoDeRastreio(event: TrackingMessage, manager: E
 interface PedidoRow {
   id_pedido: string;
   numero_pedido: string;
-  tipo_pedido: 'envio' | 'reversa';
+  tipo_pedido: TipoPedido;
   pedido_canal: string | null;
   link_rastreio: string;
 }

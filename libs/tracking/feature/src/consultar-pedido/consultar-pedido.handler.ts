@@ -1,6 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { TIPO_PEDIDO_PADRAO } from '@trilha/tracking-domain';
 import type { ConsultarPedidoQuery } from './consultar-pedido.query';
 
 const COLUNA = { idPedido: 'id_pedido', numeroPedido: 'numero_pedido', pedidoCanal: 'pedido_canal' } as const;
@@ -19,7 +20,7 @@ export class ConsultarPedidoHandler {
     const rows: { documento: string }[] = await this.dataSource.query(
       `SELECT documento FROM pedidos
        WHERE id_loja = $1 AND ${COLUNA[query.chave]} = $2 AND ($3::text IS NULL OR tipo_pedido = $3)
-       ORDER BY tipo_pedido = 'envio' DESC, id_pedido DESC
+       ORDER BY tipo_pedido = '${TIPO_PEDIDO_PADRAO}' DESC, id_pedido DESC
        LIMIT 1`,
       [idLoja, query.valor, query.tipoPedido ?? null],
     );

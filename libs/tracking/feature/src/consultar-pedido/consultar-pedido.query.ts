@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, MaxLength } from 'class-validator';
-import type { TipoPedido } from '@trilha/tracking-domain';
-import { TIPOS_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
+import { TIPOS_PEDIDO, type TipoPedido } from '@trilha/tracking-domain';
+import { MENSAGEM_TIPO_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
 import { Texto } from '../validation';
 
 export const CHAVES_PEDIDO = ['idPedido', 'numeroPedido', 'pedidoCanal'] as const;
@@ -16,6 +16,6 @@ export class ConsultarPedidoQuery {
 
   @ApiProperty({ enum: TIPOS_PEDIDO, required: false, description: 'Desempata um numeroPedido com envio e reversa (sem ele, o envio).' })
   @IsOptional()
-  @IsIn(TIPOS_PEDIDO, { message: 'tipoPedido deve ser envio ou reversa' })
+  @IsIn(TIPOS_PEDIDO, { message: MENSAGEM_TIPO_PEDIDO })
   tipoPedido?: TipoPedido;
 }

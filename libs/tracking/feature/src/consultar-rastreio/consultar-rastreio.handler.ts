@@ -3,10 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { TIPO_PEDIDO_PADRAO } from '@trilha/tracking-domain';
 import type { ConsultarRastreioQuery } from './consultar-rastreio.query';
 
 // Every lookup is scoped to the token's store; ties go to tipoPedido, else the envio, else the newest.
-const DESEMPATE = `($3::text IS NULL OR r.tipo_pedido = $3) ORDER BY r.tipo_pedido = 'envio' DESC, r.id_pedido DESC LIMIT 1`;
+const DESEMPATE = `($3::text IS NULL OR r.tipo_pedido = $3) ORDER BY r.tipo_pedido = '${TIPO_PEDIDO_PADRAO}' DESC, r.id_pedido DESC LIMIT 1`;
 const CONSULTAS = {
   idPedido: `SELECT documento FROM rastreios r WHERE r.id_loja = $1 AND r.id_pedido = $2 AND ${DESEMPATE}`,
   numeroPedido: `SELECT documento FROM rastreios r WHERE r.id_loja = $1 AND r.numero_pedido = $2 AND ${DESEMPATE}`,

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, MaxLength } from 'class-validator';
-import type { TipoPedido } from '@trilha/tracking-domain';
-import { TIPOS_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
+import { TIPOS_PEDIDO, type TipoPedido } from '@trilha/tracking-domain';
+import { MENSAGEM_TIPO_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
 import { Texto } from '../validation';
 
 export const CHAVES_RASTREIO = ['numeroPedido', 'pedidoCanal', 'codigoRastreio', 'idPedido'] as const;
@@ -17,6 +17,6 @@ export class ConsultarRastreioQuery {
 
   @ApiProperty({ enum: TIPOS_PEDIDO, required: false, description: 'Desempata envio e reversa com o mesmo número (sem ele, o envio).' })
   @IsOptional()
-  @IsIn(TIPOS_PEDIDO, { message: 'tipoPedido deve ser envio ou reversa' })
+  @IsIn(TIPOS_PEDIDO, { message: MENSAGEM_TIPO_PEDIDO })
   tipoPedido?: TipoPedido;
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ORIGENS_CHAVE } from '@trilha/contracts';
-import { TIPOS_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
+import { TIPOS_PEDIDO } from '@trilha/tracking-domain';
 
 /** An event of a volume in the tracking record (docs/API.md section 4). */
 export class EventoRastreioResponse {

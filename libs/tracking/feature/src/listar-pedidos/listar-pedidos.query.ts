@@ -1,13 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { Paginacao, DataHora } from '@trilha/http';
-import { SITUACOES, type Situacao, type TipoPedido } from '@trilha/tracking-domain';
-import { TIPOS_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
+import { SITUACOES, TIPOS_PEDIDO, type Situacao, type TipoPedido } from '@trilha/tracking-domain';
+import { MENSAGEM_TIPO_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
 
 export class ListarPedidosQuery extends Paginacao {
   @ApiProperty({ enum: TIPOS_PEDIDO, required: false })
   @IsOptional()
-  @IsIn(TIPOS_PEDIDO, { message: 'tipoPedido deve ser envio ou reversa' })
+  @IsIn(TIPOS_PEDIDO, { message: MENSAGEM_TIPO_PEDIDO })
   tipoPedido?: TipoPedido;
 
   @ApiProperty({ enum: SITUACOES, required: false })

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { hashEvento, volumeDoEvento, type NovoEvento } from '@trilha/tracking-domain';
+import { hashEvento, TIPO_PEDIDO_PADRAO, volumeDoEvento, type NovoEvento } from '@trilha/tracking-domain';
 import { PedidoCommands } from '../pedido-commands.service';
 import type { RegistrarEventoRequest } from './registrar-evento.request';
 import type { EventoRegistradoResponse } from './registrar-evento.response';
@@ -12,7 +12,7 @@ export class RegistrarEventoHandler {
   async execute(idLoja: number, body: RegistrarEventoRequest, origem: string): Promise<{ novo: boolean; resposta: EventoRegistradoResponse }> {
     const evento: NovoEvento = {
       numeroPedido: body.numeroPedido,
-      tipoPedido: body.tipoPedido ?? 'envio',
+      tipoPedido: body.tipoPedido ?? TIPO_PEDIDO_PADRAO,
       pedidoCanal: body.pedidoCanal ?? null,
       codigoRastreio: body.codigoRastreio ?? null,
       chaveNFe: body.chaveNFe ?? null,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DadosPedido } from '@trilha/tracking-domain';
+import { SITUACAO_PADRAO, TIPO_PEDIDO_PADRAO, type DadosPedido } from '@trilha/tracking-domain';
 import { PedidoCommands } from '../pedido-commands.service';
 import { pedidoResposta, type PedidoResponse } from '../pedido.response';
 import type { SalvarPedidoRequest } from './salvar-pedido.request';
@@ -12,10 +12,10 @@ export class SalvarPedidoHandler {
   async execute(idLoja: number, body: SalvarPedidoRequest): Promise<{ criado: boolean; pedido: PedidoResponse }> {
     const dados: DadosPedido = {
       numeroPedido: body.numeroPedido,
-      tipoPedido: body.tipoPedido ?? 'envio',
+      tipoPedido: body.tipoPedido ?? TIPO_PEDIDO_PADRAO,
       pedidoCanal: body.pedidoCanal ?? null,
       canalVenda: body.canalVenda ?? null,
-      situacao: body.situacao ?? 'novo',
+      situacao: body.situacao ?? SITUACAO_PADRAO,
       // Plain objects: what is stored in the event is what was validated, nothing more.
       cliente: { ...body.cliente },
       enderecoEntrega: body.enderecoEntrega ? { ...body.enderecoEntrega } : null,

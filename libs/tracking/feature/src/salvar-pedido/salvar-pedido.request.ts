@@ -2,10 +2,11 @@ import { DataHora } from '@trilha/http';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsEmail, IsIn, IsInt, IsNumber, IsObject, IsOptional, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { SITUACOES, type Situacao, type TipoPedido } from '@trilha/tracking-domain';
+import { SITUACAO_PADRAO, SITUACOES, TIPO_PEDIDO_PADRAO, TIPOS_PEDIDO, type Situacao, type TipoPedido } from '@trilha/tracking-domain';
 import { Texto, TextoOpcional } from '../validation';
 
-export const TIPOS_PEDIDO: TipoPedido[] = ['envio', 'reversa'];
+/** What a request with an unknown tipoPedido is told. */
+export const MENSAGEM_TIPO_PEDIDO = `tipoPedido deve ser ${TIPOS_PEDIDO.join(' ou ')}`;
 const DINHEIRO = { maxDecimalPlaces: 2, allowNaN: false, allowInfinity: false };
 /** What the document says of an amount: cents at most. */
 const EM_CENTAVOS = { multipleOf: 0.01 };
@@ -59,9 +60,9 @@ export class ItemPedido {
 export class IdentificacaoDoPedido {
   @Texto(100, { example: '1001' }) numeroPedido: string;
 
-  @ApiProperty({ enum: TIPOS_PEDIDO, default: 'envio', required: false })
+  @ApiProperty({ enum: TIPOS_PEDIDO, default: TIPO_PEDIDO_PADRAO, required: false })
   @IsOptional()
-  @IsIn(TIPOS_PEDIDO, { message: 'tipoPedido deve ser envio ou reversa' })
+  @IsIn(TIPOS_PEDIDO, { message: MENSAGEM_TIPO_PEDIDO })
   tipoPedido?: TipoPedido;
 
   @TextoOpcional(100, { example: 'MLB-2000123' }) pedidoCanal?: string;
@@ -71,7 +72,7 @@ export class IdentificacaoDoPedido {
 export class SalvarPedidoRequest extends IdentificacaoDoPedido {
   @TextoOpcional(50, { example: 'mercadolivre' }) canalVenda?: string;
 
-  @ApiProperty({ enum: SITUACOES, default: 'novo', required: false })
+  @ApiProperty({ enum: SITUACOES, default: SITUACAO_PADRAO, required: false })
   @IsOptional()
   @IsIn(SITUACOES, { message: `situacao deve ser uma de: ${SITUACOES.join(', ')}` })
   situacao?: Situacao;
