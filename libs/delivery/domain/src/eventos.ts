@@ -1,21 +1,19 @@
-/** The registration flags of docs/API.md section 7, and the event each one controls. */
-export const FLAGS_EVENTO = ['atendimentoCriado', 'atendimentoMensagem', 'atendimentoEncerrado', 'aplicativo'] as const;
-export type FlagEvento = (typeof FLAGS_EVENTO)[number];
-export type FlagsEvento = Record<FlagEvento, boolean>;
+import { NOTIFICATIONS, type FlagEvento, type FlagsEvento } from '@trilha/contracts';
 
-export const FLAG_DO_EVENTO: Readonly<Record<string, FlagEvento>> = {
-  'atendimento.criado': 'atendimentoCriado',
-  'atendimento.mensagem': 'atendimentoMensagem',
-  'atendimento.encerrado': 'atendimentoEncerrado',
-  'aplicativo.removido': 'aplicativo',
-};
+export { FLAGS_EVENTO, type FlagEvento, type FlagsEvento } from '@trilha/contracts';
+
+/** The registration flag of each notification type (docs/API.md section 7). */
+export const FLAG_DO_EVENTO: Readonly<Record<string, FlagEvento>> = Object.fromEntries(NOTIFICATIONS.map((n) => [n.evento, n.flag]));
 
 /** Every notification type a store can receive. */
-export const EVENTOS_NOTIFICADOS = Object.keys(FLAG_DO_EVENTO);
+export const EVENTOS_NOTIFICADOS: readonly string[] = NOTIFICATIONS.map((n) => n.evento);
 
-/** A flag left out of the registration is enabled (docs/API.md section 7). */
+/** A flag left out of the registration, or stored before it existed, has its default (docs/API.md section 7). */
+export const FLAGS_PADRAO: Readonly<FlagsEvento> = Object.fromEntries(NOTIFICATIONS.map((n) => [n.flag, n.padrao])) as FlagsEvento;
+
+/** The registration's flags: those given, and the default of each one left out. */
 export function flagsComPadrao(dadas: Partial<FlagsEvento>): FlagsEvento {
-  return Object.fromEntries(FLAGS_EVENTO.map((flag) => [flag, dadas[flag] ?? true])) as FlagsEvento;
+  return Object.fromEntries(NOTIFICATIONS.map(({ flag }) => [flag, dadas[flag] ?? FLAGS_PADRAO[flag]])) as FlagsEvento;
 }
 
 /** The JSON body of every push: `{evento, data}` (docs/API.md section 7). */

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
-import { FLAG_DO_EVENTO } from '@trilha/delivery-domain';
+import { FLAG_DO_EVENTO, FLAGS_PADRAO } from '@trilha/delivery-domain';
 import { currentTraceparent } from '@trilha/observability';
 import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared/banco';
 
@@ -23,7 +23,8 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
     manager,
     'registrar-notificacao',
     `WITH webhook AS (
-       SELECT (eventos ->> $7)::boolean AS quer, ativo FROM webhooks WHERE id_loja = $1
+       -- A registration stored before the event's flag existed lacks its key: the flag's default holds.
+       SELECT coalesce((eventos ->> $7)::boolean, $9::boolean) AS quer, ativo FROM webhooks WHERE id_loja = $1
      ), entrega AS (
        INSERT INTO entregas (id_loja, id_evento, evento, data, traceparent, ocorrido_em, status, proxima_em)
        SELECT $1, $2, $3, $4, $5, $6,
@@ -40,7 +41,7 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
      SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer) THEN 'fila' WHEN EXISTS (SELECT 1 FROM entrega) THEN 'webhook' ELSE 'desligado' END AS destino,
             -- The dispatchers are woken (at commit) only when the delivery is due now.
             (SELECT pg_notify($8, '') FROM entrega WHERE proxima_em IS NOT NULL) AS aviso`,
-    [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS],
+    [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS, FLAGS_PADRAO[FLAG_DO_EVENTO[event.type]] ?? null],
   );
   return destino;
 }

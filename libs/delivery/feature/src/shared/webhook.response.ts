@@ -1,12 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { FlagsEvento } from '@trilha/delivery-domain';
+import { propriedadesDasFlags } from './propriedades-das-flags';
 
-/** The four flags of the registration (docs/API.md section 7). */
-export class EventosWebhook {
-  @ApiProperty({ description: 'atendimento.criado' }) atendimentoCriado: boolean;
-  @ApiProperty({ description: 'atendimento.mensagem' }) atendimentoMensagem: boolean;
-  @ApiProperty({ description: 'atendimento.encerrado' }) atendimentoEncerrado: boolean;
-  @ApiProperty({ description: 'aplicativo.removido' }) aplicativo: boolean;
-}
+/** The flags of the registration (docs/API.md section 7), one per notification. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface below gives the type of the properties propriedadesDasFlags declares
+export class EventosWebhook {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- the flags' properties, which propriedadesDasFlags declares below
+export interface EventosWebhook extends FlagsEvento {}
+
+propriedadesDasFlags(EventosWebhook, (notificacao) => [ApiProperty({ type: Boolean, description: notificacao.evento })]);
 
 /** The endpoint's health, from the attempts made to it (GET /webhook). */
 export class SaudeWebhookResponse {

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { taxaSucesso, type FlagsEvento, type SaudeWebhook, type Segredos } from '@trilha/delivery-domain';
+import { flagsComPadrao, taxaSucesso, type FlagsEvento, type SaudeWebhook, type Segredos } from '@trilha/delivery-domain';
 import type { WebhookResponse } from './webhook.response';
 
 /** A store's webhook registration, one per store (table `webhooks`). */
@@ -25,7 +25,8 @@ export interface WebhookRow {
   id_loja: number;
   id_webhook: string;
   url: string;
-  eventos: FlagsEvento;
+  /** As stored: a registration made before a flag existed lacks its key. */
+  eventos: Partial<FlagsEvento>;
   segredo: string;
   criado_em: Date;
   ativo: boolean;
@@ -51,7 +52,7 @@ export const webhookFromRow = (row: WebhookRow): Webhook => ({
   idLoja: row.id_loja,
   idWebhook: row.id_webhook,
   url: row.url,
-  eventos: row.eventos,
+  eventos: flagsComPadrao(row.eventos),
   segredo: row.segredo,
   criadoEm: row.criado_em,
   ativo: row.ativo,
