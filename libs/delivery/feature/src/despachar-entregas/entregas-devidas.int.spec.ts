@@ -1,54 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import type { EventEnvelope } from '@trilha/contracts';
-import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
-import { testStack } from '@trilha/testing';
-import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
-import { WebhooksSaudeRotacaoRecuperacao1732000000410 } from '../migrations/1732000000410-webhooks-saude-rotacao-recuperacao';
-import { EntregasTraceparentPrimeira1732000000420 } from '../migrations/1732000000420-entregas-traceparent-primeira';
-import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
+import type { DataSource } from 'typeorm';
+import { sleep } from '@trilha/testing';
 import { RemoverWebhookHandler } from '../remover-webhook/remover-webhook.handler';
 import type { ResultadoEnvio } from '../shared/webhook.client';
 import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
+import { AGENDA, bancoDeEntregas } from '../shared/banco-de-entregas.fixture';
 
-const AGENDA = [100, 200, 300, 400, 500];
 const falha = (statusHttp = 500): ResultadoEnvio => ({ ok: false, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: `status ${statusHttp}, esperado 200`, traceparent: null });
 const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusHttp: 200, duracaoMs: 1, erro: null, traceparent: null });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => {
-  const stack = testStack();
-  const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410, EntregasTraceparentPrimeira1732000000420] };
+  const banco = bancoDeEntregas();
+  const { lojaComWebhook, registrar } = banco;
   let dataSource: DataSource;
   let entregas: EntregasDevidas;
-  let lojas = 0;
-
-  beforeAll(async () => {
-    await migrate(database);
-    dataSource = await new DataSource(dataSourceOptions(database)).initialize();
-    entregas = new EntregasDevidas(dataSource, AGENDA, 60_000, 86_400_000);
+  beforeAll(() => {
+    ({ dataSource, entregas } = banco);
   });
-
-  afterAll(async () => {
-    await dataSource.query(`DROP SCHEMA ${schema} CASCADE`);
-    await dataSource.destroy();
-  });
-
-  async function lojaComWebhook(eventos = { atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: true }) {
-    const idLoja = (lojas += 1);
-    await dataSource.query(`INSERT INTO webhooks VALUES ($1, $2, $3, $4, 'whsec_c2VncmVkbw==', now())`, [idLoja, randomUUID(), `https://loja-${idLoja}.example/hook`, JSON.stringify(eventos)]);
-    return idLoja;
-  }
-
-  async function registrar(idLoja: number, type = 'aplicativo.removido'): Promise<EventEnvelope> {
-    const event: EventEnvelope = {
-      id: randomUUID(), type, schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null,
-      data: { idLoja, dataRemocao: new Date().toISOString() },
-    };
-    await dataSource.transaction((manager) => registrarNotificacao(manager, event));
-    return event;
-  }
 
   const todas = async (limite = 100) => (await entregas.reivindicar(limite, 100, new Map())).reivindicadas;
   const daLoja = (lista: Reivindicada[], idLoja: number) => lista.filter((entrega) => entrega.idLoja === idLoja);
@@ -147,7 +114,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     const desligada = await lojaComWebhook({ atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: false });
     const evento = await registrar(desligada);
     expect(await dataSource.query(`SELECT 1 FROM entregas WHERE id_evento = $1 UNION ALL SELECT 1 FROM fila WHERE id_evento = $1`, [evento.id])).toEqual([]);
-    const semWebhook = await registrar((lojas += 1));
+    const semWebhook = await registrar(banco.novaLoja());
     expect(await dataSource.query(`SELECT entrega_falhou FROM fila WHERE id_evento = $1`, [semWebhook.id])).toEqual([{ entrega_falhou: false }]);
   });
 

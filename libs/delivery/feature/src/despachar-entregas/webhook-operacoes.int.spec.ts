@@ -1,56 +1,21 @@
-import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
-import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
-import { testStack } from '@trilha/testing';
-import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
-import { WebhooksSaudeRotacaoRecuperacao1732000000410 } from '../migrations/1732000000410-webhooks-saude-rotacao-recuperacao';
-import { EntregasTraceparentPrimeira1732000000420 } from '../migrations/1732000000420-entregas-traceparent-primeira';
+import { sleep } from '@trilha/testing';
 import { RecuperarEntregasHandler } from '../recuperar-entregas/recuperar-entregas.handler';
-import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
 import type { ResultadoEnvio } from '../shared/webhook.client';
 import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
+import { bancoDeEntregas } from '../shared/banco-de-entregas.fixture';
 
-const AGENDA = [100, 200, 300, 400, 500];
 const resultado = (statusHttp: number): ResultadoEnvio => ({ ok: statusHttp === 200, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: statusHttp === 200 ? null : `status ${statusHttp}, esperado 200`, traceparent: null });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('webhook operations in PostgreSQL (deactivation with attempts in flight, recovery in order)', () => {
-  const stack = testStack();
-  const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: [WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410, EntregasTraceparentPrimeira1732000000420] };
+  const banco = bancoDeEntregas();
+  const { lojaComWebhook, registrar } = banco;
   let dataSource: DataSource;
   let entregas: EntregasDevidas;
-  let lojas = 0;
-
-  beforeAll(async () => {
-    await migrate(database);
-    dataSource = await new DataSource(dataSourceOptions(database)).initialize();
-    entregas = new EntregasDevidas(dataSource, AGENDA, 60_000, 86_400_000);
+  beforeAll(() => {
+    ({ dataSource, entregas } = banco);
   });
-
-  afterAll(async () => {
-    await dataSource.query(`DROP SCHEMA ${schema} CASCADE`);
-    await dataSource.destroy();
-  });
-
-  async function lojaComWebhook() {
-    const idLoja = (lojas += 1);
-    const eventos = { atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: true };
-    await dataSource.query(`INSERT INTO webhooks (id_loja, id_webhook, url, eventos, segredo, criado_em) VALUES ($1, $2, $3, $4, 'whsec_c2VncmVkbw==', now())`, [
-      idLoja, randomUUID(), `https://loja-${idLoja}.example/hook`, JSON.stringify(eventos),
-    ]);
-    return idLoja;
-  }
-
-  async function registrar(idLoja: number): Promise<EventEnvelope> {
-    const event: EventEnvelope = {
-      id: randomUUID(), type: 'aplicativo.removido', schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null,
-      data: { idLoja, dataRemocao: new Date().toISOString() },
-    };
-    await dataSource.transaction((manager) => registrarNotificacao(manager, event));
-    return event;
-  }
 
   const daLoja = async (idLoja: number): Promise<Reivindicada[]> => (await entregas.reivindicar(100, 100, new Map())).reivindicadas.filter((e) => e.idLoja === idLoja);
   const fila = (idLoja: number): Promise<{ id_evento: string; evento: string; entrega_falhou: boolean; pendente: boolean }[]> =>
