@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { schemaVersionWritten, TOPIC_CONTRACTS, TOPICS, type EventEnvelope, type TopicName } from '@trilha/contracts';
-import { apiClient, createStore, envelope, eventPublisher, eventually, handledBy, queueWith, testStack, type TestStore } from '@trilha/testing';
+import { apiClient, createStore, envelope, eventPublisher, eventually, handledBy, pedidoRef, queueWith, testStack, volumeRef, type TestStore } from '@trilha/testing';
 
 // Tolerant readers (libs/contracts, parseEventMessage): every consumer of every topic
 // (`grep -rn "@EventPattern" libs`) handles an event carrying fields it does not know, in the
@@ -80,11 +80,8 @@ describe('tracking.events.v1, read by the atendimento service for its agents', (
   it('pedido.salvo, rastreio.evento.registrado and rastreio.evento.corrigido reach the agent’s answer', async () => {
     const loja = await createStore('Loja rastreio tolerante');
     const numeroPedido = `TOL-${Date.now()}`;
-    const ref = {
-      idPedido: randomBytes(16).toString('hex'), numeroPedido, tipoPedido: 'envio', pedidoCanal: null,
-      linkRastreio: `https://localhost/rastreio/${randomBytes(12).toString('base64url')}`,
-    };
-    const volume = { ...ref, chaveEnvio: 'TOL1BR', origemChave: 'codigoRastreio', codigoRastreio: 'TOL1BR', chaveNFe: null, identificador: null, codigoEnvio: null, rotulo: null };
+    const ref = pedidoRef(numeroPedido);
+    const volume = volumeRef(ref, 'TOL1BR');
     const evento = { ...volume, hash: createHash('sha1').update(numeroPedido).digest('hex'), dataHora: '2026-03-02T11:30:00-03:00', descricao: 'Objeto postado', sigla: 'PO', visivelClienteFinal: true };
     const eventos = [
       ...variantes(TOPICS.tracking, 'pedido.salvo', loja.idLoja, { ...ref, situacao: 'enviado', atualizadoEm: '2026-03-01T09:00:00-03:00' }),

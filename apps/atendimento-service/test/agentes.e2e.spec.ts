@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { TOPICS } from '@trilha/contracts';
-import { apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, handledBy, testStack, topicReader, type TestStore } from '@trilha/testing';
+import { apiClient, createStore, envelope, eventPublisher, eventually, expectInvalid, expectProblem, handledBy, pedidoRef, testStack, topicReader, volumeRef, type TestStore } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -16,20 +16,12 @@ const conversar = (loja: { token: string }, idAgente: string, body: object) => a
 
 /** Tracking events as the tracking service publishes them (libs/contracts tracking.events.v1). */
 function pedidoDe(idLoja: number, numeroPedido: string, extra: { pedidoCanal?: string; tipoPedido?: 'envio' | 'reversa' } = {}) {
-  const idPedido = randomBytes(16).toString('hex');
-  return {
-    idPedido, numeroPedido, tipoPedido: extra.tipoPedido ?? 'envio', pedidoCanal: extra.pedidoCanal ?? null,
-    linkRastreio: `https://localhost/rastreio/${randomBytes(12).toString('base64url')}`, idLoja,
-  };
+  return { ...pedidoRef(numeroPedido, extra), idLoja };
 }
 type Pedido = ReturnType<typeof pedidoDe>;
 const hash = (text: string) => createHash('sha1').update(text).digest('hex');
-const volume = (pedido: Pedido, codigoRastreio: string) => {
-  const { idLoja: _loja, ...ref } = pedido;
-  return { ...ref, chaveEnvio: codigoRastreio, origemChave: 'codigoRastreio', codigoRastreio, chaveNFe: null, identificador: null, codigoEnvio: null, rotulo: null };
-};
 const registrado = (pedido: Pedido, codigo: string, dataHora: string, descricao: string, visivelClienteFinal = true, encerraVolume = false) => ({
-  ...volume(pedido, codigo), hash: hash(`${pedido.idPedido}|${codigo}|${dataHora}|${descricao}`), dataHora, descricao, sigla: '', visivelClienteFinal, origem: 'api', encerraVolume,
+  ...volumeRef(pedido, codigo), hash: hash(`${pedido.idPedido}|${codigo}|${dataHora}|${descricao}`), dataHora, descricao, sigla: '', visivelClienteFinal, origem: 'api', encerraVolume,
 });
 
 /**

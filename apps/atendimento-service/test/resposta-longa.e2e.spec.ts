@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MENSAGEM_MAX, TOPICS } from '@trilha/contracts';
-import { apiClient, createStore, envelope, eventPublisher, eventually, handledBy, registerWebhook, testStack, WebhookReceiver } from '@trilha/testing';
+import { apiClient, createStore, envelope, eventPublisher, eventually, handledBy, pedidoRef, registerWebhook, testStack, volumeRef, WebhookReceiver } from '@trilha/testing';
 
 // The agent's reply to an order with many volumes and long labels tells more than a message
 // may hold: it is cut to fit, so its atendimento.mensagem passes the contract downstream and
@@ -18,17 +18,14 @@ const codePoints = (text: string) => [...text].length;
 /** An order of `VOLUMES` volumes, each with a 255-character label (emoji included) and one event, as the tracking service publishes it. */
 function pedidoComMuitosVolumes(idLoja: number) {
   const numeroPedido = `GRANDE-${Date.now()}`;
-  const ref = {
-    idPedido: randomBytes(16).toString('hex'), numeroPedido, tipoPedido: 'envio', pedidoCanal: null,
-    linkRastreio: `https://localhost/rastreio/${randomBytes(12).toString('base64url')}`,
-  };
+  const ref = pedidoRef(numeroPedido);
   const volumes = Array.from({ length: VOLUMES }, (_, i) => {
     const codigoRastreio = `VOL${i}${randomBytes(4).toString('hex').toUpperCase()}BR`;
     const rotulo = `Caixa ${i + 1} 📦 ${'frágil, manter em pé '.repeat(20)}`.slice(0, 240).trimEnd();
     const dataHora = '2026-03-02T11:30:00-03:00';
     const descricao = `Objeto em trânsito para o centro de distribuição de Recife 🚚 (volume ${i + 1})`;
     return {
-      ...ref, chaveEnvio: codigoRastreio, origemChave: 'codigoRastreio', codigoRastreio, chaveNFe: null, identificador: null, codigoEnvio: null, rotulo,
+      ...volumeRef(ref, codigoRastreio, rotulo),
       hash: createHash('sha1').update(`${ref.idPedido}|${codigoRastreio}`).digest('hex'), dataHora, descricao, sigla: 'TR', visivelClienteFinal: true, origem: 'api', encerraVolume: false,
     };
   });
