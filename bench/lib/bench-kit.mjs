@@ -18,6 +18,8 @@ export const BASE_PORTS = {
   atendimento: { gateway: 20743, kafka: 20792, postgres: 20732, redis: 20779, ops: 20780 },
   events: { gateway: 20943, kafka: 20992, postgres: 20932, redis: 20979, ops: 20980 },
   startup: { gateway: 21143, kafka: 21192, postgres: 21132, redis: 21179, ops: 21180 },
+  // bench/pipeline-ceiling.mjs starts only the infrastructure (Kafka, PostgreSQL, Redis).
+  ceiling: { gateway: 21543, kafka: 21592, postgres: 21532, redis: 21579, ops: 21580 },
   tracking: TRACKING_AND_DELIVERY_PORTS,
   delivery: TRACKING_AND_DELIVERY_PORTS,
 };

@@ -81,10 +81,11 @@ function progressLog(progress) {
  * Closed loop: `connections` workers, each sending its next request as soon as the last one
  * answered, for `seconds` after `warmupSeconds` (requests answered then are not counted).
  * `send()` resolves to the answer's status; `null` means there is no more work, and that worker
- * stops. Resolves to the requests answered in the measured window, their rate, latencies (sorted),
- * statuses and errors, and the window's length in seconds.
+ * stops. `onWarmedUp()` is called as the measured window opens. Resolves to the requests answered
+ * in the measured window, their rate, latencies (sorted), statuses and errors, and the window's
+ * length in seconds.
  */
-export async function closedLoop({ connections, seconds, warmupSeconds = 0, send }) {
+export async function closedLoop({ connections, seconds, warmupSeconds = 0, send, onWarmedUp }) {
   const recording = recorder();
   let measuring = false;
   let stopped = false;
@@ -95,6 +96,7 @@ export async function closedLoop({ connections, seconds, warmupSeconds = 0, send
   await Promise.race([workers, sleep(warmupSeconds * 1000)]);
   measuring = true;
   const from = performance.now();
+  onWarmedUp?.();
   await Promise.race([workers, sleep(seconds * 1000)]);
   measuring = false;
   const elapsed = (performance.now() - from) / 1000;

@@ -77,7 +77,9 @@ function cpuSnapshot(names) {
  * Measures CPU between start() and stop(): how busy the machine was, and the share of one core
  * taken by each of the stack's processes (with their children), by `extra` ones (pid → name), by
  * this load generator, and by everything else, "outside the benchmark" (other users' jobs, the
- * kernel). stop() returns { busy, outside, text } and warns when the outside took over 15 %.
+ * kernel). stop() returns { busy, outside, text, seconds, cores } (cores: group → share of one
+ * core, outside included) and warns when the outside took over 15 %. `stack` needs only
+ * `processes` ({ name, child }) and `dataDir` (its infra/ holds the infrastructure's pid files).
  */
 export function cpuMeter(stack, extra = new Map()) {
   const names = new Map([...stack.processes.map((service) => [service.child.pid, service.name]), ...extra]);
@@ -104,7 +106,13 @@ export function cpuMeter(stack, extra = new Map()) {
         .sort((a, b) => b[1] - a[1])
         .map(([group, cores]) => `${group} ${(cores * 100).toFixed(0)}%`);
       if (outside > 0.15) say(`warning: ${(outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
-      return { busy, outside, text: `machine ${(busy * 100).toFixed(0)}% busy; % of one core: ${parts.join(', ')}` };
+      return {
+        busy,
+        outside,
+        seconds,
+        cores: new Map([...used, ['outside the benchmark', outside]]),
+        text: `machine ${(busy * 100).toFixed(0)}% busy; % of one core: ${parts.join(', ')}`,
+      };
     },
   };
 }
