@@ -25,7 +25,7 @@ main(() =>
           database,
           runMigrations: config.DB_MIGRATIONS_RUN,
           kafka,
-          routing: () => null,
+          routing: () => [],
           projections: [],
         }),
         DeliveryModule.register(deliveryOptions(config, database.url)),

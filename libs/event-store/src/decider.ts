@@ -1,16 +1,20 @@
 import { ConcurrencyError, type AppendOptions, type EventStore } from './event-store';
 import type { AppendedEvent, DomainEvent } from './stored-event';
 
-/** Business logic as pure functions (emmett): `decide(command, state) → events`, `evolve(state, event) → state`. */
+/**
+ * Business logic as pure functions (emmett): `decide(command, state) → events`, `evolve(state, event) → state`.
+ * `Event` is the stream's union of domain events.
+ */
 export interface Decider<Command, State, Event extends DomainEvent> {
   decide(command: Command, state: State): Event[];
   evolve(state: State, event: Event): State;
   initialState(): State;
 }
 
-export interface Decision<State> {
+export interface Decision<State, Event extends DomainEvent = DomainEvent> {
   state: State;
-  events: AppendedEvent[];
+  /** The events the command appended, with their envelopes. */
+  events: AppendedEvent<Event>[];
 }
 
 const MAX_ATTEMPTS = 20;
@@ -19,17 +23,17 @@ const MAX_ATTEMPTS = 20;
  * Reads a stream, decides, and appends with the version it read. When another writer got
  * there first, it reads again and decides again, so concurrent commands never lose an event.
  */
-export async function handleCommand<Command, State, Event extends DomainEvent>(
-  store: EventStore,
+export async function handleCommand<Command, State, Event extends StoreEvent, StoreEvent extends DomainEvent>(
+  store: EventStore<StoreEvent>,
   decider: Decider<Command, State, Event>,
   streamId: string,
   command: Command,
-  options: AppendOptions,
-): Promise<Decision<State>> {
+  options: Omit<AppendOptions<Event>, 'history'>,
+): Promise<Decision<State, Event>> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await store.transaction(async (manager, history) => {
-        const current = history.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState());
+      return await store.transaction<Decision<State, Event>, Event>(async (manager, history) => {
+        const current = history.reduce((state, event) => decider.evolve(state, event), decider.initialState());
         const newEvents = decider.decide(command, current);
         const stored = await store.append(manager, streamId, history.length, newEvents, { ...options, history });
         const state = newEvents.reduce((next, event) => decider.evolve(next, event), current);

@@ -26,16 +26,16 @@ const counter: Decider<{ add: number }, number, Added> = {
   evolve: (total, event) => total + event.data.amount,
 };
 
-class TotalsProjection implements Projection {
+class TotalsProjection implements Projection<Added> {
   readonly name = 'totals';
-  readonly handles = ['added'];
+  readonly handles = ['added'] as const;
   readonly tables = ['totals'];
-  async apply(manager: EntityManager, event: AppendedEvent): Promise<void> {
+  async apply(manager: EntityManager, event: AppendedEvent<Added>): Promise<void> {
     await writeAtCommit(
       manager,
       `INSERT INTO totals (stream_id, total) VALUES ($1, $2)
        ON CONFLICT (stream_id) DO UPDATE SET total = totals.total + EXCLUDED.total`,
-      [event.streamId, (event.data as { amount: number }).amount],
+      [event.streamId, event.data.amount],
     );
   }
 }
@@ -50,19 +50,21 @@ describe('event store (PostgreSQL and Kafka)', () => {
   const stack = testStack();
   const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   const topic = `it.events.${schema}.v1`;
+  /** The next version of `topic`, published beside it while its consumers move. */
+  const topicV2 = `it.events.${schema}.v2`;
   const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 5, migrations: [] };
   const kafka = createKafka({ brokers: [stack.infra.kafkaBrokers] }, `it-${schema}`);
   let dataSource: DataSource;
-  let store: EventStore;
+  let store: EventStore<Added>;
 
   beforeAll(async () => {
     await migrate(database);
     dataSource = await new DataSource(dataSourceOptions(database)).initialize();
     await dataSource.query(`CREATE TABLE totals (stream_id text PRIMARY KEY, total integer NOT NULL)`);
-    store = new EventStore(dataSource, (event) => ({ topic, schemaVersion: 1, data: event.data }), [new TotalsProjection()]);
+    store = new EventStore<Added>(dataSource, (event) => [{ topic, schemaVersion: 1, data: event.data }], [new TotalsProjection()]);
     const admin = kafka.admin();
     await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
+    await admin.createTopics({ topics: [{ topic, numPartitions: 3 }, { topic: topicV2, numPartitions: 3 }], waitForLeaders: true });
     await admin.disconnect();
   });
 
@@ -191,7 +193,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
 
     it('drains a backlog of several batches, each chained to the next, in order', async () => {
       const stream = `counter-${randomUUID()}`;
-      const events = Array.from({ length: 1_100 }, (_, index) => ({ type: 'added', data: { amount: index + 1 } }));
+      const events = Array.from({ length: 1_100 }, (_, index): Added => ({ type: 'added', data: { amount: index + 1 } }));
       await store.transaction((manager) => store.append(manager, stream, 0, events, { idLoja: 13 }));
       const amounts = await eventually('all 1,100 events', () => {
         const mine = received.map((m) => JSON.parse(String(m.value))).filter((e) => e.idLoja === 13 && e.type === 'added');
@@ -203,7 +205,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
 
     it('relays the commits of two replicas, each waking only its own relay, in order', async () => {
       const replica = await new DataSource(dataSourceOptions(database)).initialize();
-      const replicaStore = new EventStore(replica, (event) => ({ topic, schemaVersion: 1, data: event.data }), []);
+      const replicaStore = new EventStore<Added>(replica, (event) => [{ topic, schemaVersion: 1, data: event.data }], []);
       const replicaRelay = new OutboxRelay(kafka, database);
       replicaStore.onOutboxCommit(() => replicaRelay.wake());
       replicaRelay.start();
@@ -222,6 +224,50 @@ describe('event store (PostgreSQL and Kafka)', () => {
         await replicaRelay.stop();
         await replica.destroy();
       }
+    });
+
+    it('publishes an event to every topic its routing names, each with its own payload and schema version', async () => {
+      const twoVersions = new EventStore<Added>(
+        dataSource,
+        (event) => [
+          { topic, schemaVersion: 1, data: event.data },
+          { topic: topicV2, schemaVersion: 2, data: { quantia: event.data.amount } },
+        ],
+        [],
+      );
+      twoVersions.onOutboxCommit(() => relay.wake());
+      const v2: KafkaMessage[] = [];
+      const consumerV2 = kafka.consumer({ groupId: `it-${schema}-v2` });
+      await consumerV2.connect();
+      await consumerV2.subscribe({ topic: topicV2, fromBeginning: true });
+      await consumerV2.run({ eachMessage: async ({ message }) => void v2.push(message) });
+      try {
+        const stream = `counter-${randomUUID()}`;
+        const [appended] = await twoVersions.transaction((manager) => twoVersions.append(manager, stream, 0, [{ type: 'added', data: { amount: 17 } }], { idLoja: 17 }));
+        const find = (messages: KafkaMessage[]) => messages.find((message) => JSON.parse(String(message.value)).id === appended.id);
+        const [first, second] = await eventually('the event on both topics', () => {
+          const [one, two] = [find(received), find(v2)];
+          return one && two ? [one, two] : undefined;
+        });
+        const [envelopeV1, envelopeV2] = [JSON.parse(String(first.value)), JSON.parse(String(second.value))];
+        expect(envelopeV1).toMatchObject({ type: 'added', schemaVersion: 1, idLoja: 17, data: { amount: 17 } });
+        expect(envelopeV2).toMatchObject({ type: 'added', schemaVersion: 2, idLoja: 17, data: { quantia: 17 } });
+        expect({ ...envelopeV2, schemaVersion: 1, data: envelopeV1.data }).toEqual(envelopeV1);
+        expect([String(first.key), String(second.key)]).toEqual(['17', '17']);
+        expect(await dataSource.query(`SELECT * FROM outbox`)).toEqual([]);
+      } finally {
+        await consumerV2.disconnect();
+      }
+    });
+
+    it('writes no outbox message for an event its routing keeps private', async () => {
+      const privateStore = new EventStore<Added>(dataSource, () => [], []);
+      const stream = `counter-${randomUUID()}`;
+      await privateStore.transaction(async (manager) => {
+        await privateStore.append(manager, stream, 0, [{ type: 'added', data: { amount: 9 } }], { idLoja: 19 });
+      });
+      expect((await privateStore.readStream(stream)).map((event) => event.data)).toEqual([{ amount: 9 }]);
+      expect(await dataSource.query(`SELECT * FROM outbox WHERE envelope->>'idLoja' = '19'`)).toEqual([]);
     });
 
     it('handles a redelivered message once and skips an invalid one without blocking', async () => {

@@ -8,15 +8,16 @@ import { MessageConsumer } from './inbox/message-consumer';
 import { createKafka } from './kafka';
 import { OutboxRelay } from './outbox/outbox-relay';
 import type { Projection } from './projections/projection';
+import type { DomainEvent } from './stored-event';
 
-export interface EventStoreModuleOptions {
+export interface EventStoreModuleOptions<E extends DomainEvent = DomainEvent> {
   service: string;
   database: ServiceDatabase;
   runMigrations: boolean;
   kafka: KafkaConnection;
-  routing: OutboxRouting;
+  routing: OutboxRouting<E>;
   /** Inline projections of this service's own events. */
-  projections?: Type<Projection>[];
+  projections?: Type<Projection<E>>[];
 }
 
 export const PROJECTIONS = Symbol('PROJECTIONS');
@@ -43,7 +44,7 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
  */
 @Module({})
 export class EventStoreModule {
-  static forService(options: EventStoreModuleOptions): DynamicModule {
+  static forService<E extends DomainEvent>(options: EventStoreModuleOptions<E>): DynamicModule {
     const projections = options.projections ?? [];
     const providers: Provider[] = [
       ...projections,
@@ -54,8 +55,8 @@ export class EventStoreModule {
       },
       {
         provide: EventStore,
-        useFactory: (dataSource: DataSource, instances: Projection[], relay: OutboxRelay) => {
-          const store = new EventStore(dataSource, options.routing, instances);
+        useFactory: (dataSource: DataSource, instances: Projection<E>[], relay: OutboxRelay) => {
+          const store = new EventStore<E>(dataSource, options.routing, instances);
           store.onOutboxCommit(() => relay.wake());
           return store;
         },

@@ -14,16 +14,27 @@ export class ConcurrencyError extends Error {
 }
 
 /**
- * Where an event goes on Kafka, if anywhere: its topic, the payload consumers see (which may
- * leave out what only the owning service needs) and the `schemaVersion` of that payload (its
- * contract's newest, `schemaVersionWritten`). `null` keeps it private.
+ * One message of an event on Kafka: its topic, the payload that topic's consumers see (which
+ * may leave out what only the owning service needs) and the `schemaVersion` of that payload
+ * (its contract's newest, `schemaVersionWritten`).
  */
-export type OutboxRouting = (event: DomainEvent) => { topic: string; schemaVersion: number; data: object } | null;
+export interface OutboxMessage {
+  topic: string;
+  schemaVersion: number;
+  data: object;
+}
 
-export interface AppendOptions {
+/**
+ * Where an event goes on Kafka: one message per topic (several while a topic's consumers move
+ * from one version to the next, `x.v1` and `x.v2` side by side), none to keep it private. It is
+ * the context's adapter from its domain events to its topics' contracts.
+ */
+export type OutboxRouting<E extends DomainEvent = DomainEvent> = (event: AppendedEvent<E>) => readonly OutboxMessage[];
+
+export interface AppendOptions<E extends DomainEvent = DomainEvent> {
   idLoja: number;
   /** The stream as the writer read it, if it did: passed on to the inline projections. */
-  history?: readonly StoredEvent[];
+  history?: readonly AppendedEvent<E>[];
   /** Defaults to the current request's or message's context. */
   correlationId?: string;
   causationId?: string | null;
@@ -43,10 +54,11 @@ function asConcurrencyError(error: unknown): unknown {
 }
 
 /**
- * An event and, if it leaves the service, its outbox message, in one statement. The message is
+ * An event and its outbox messages (one per topic the routing chose, `$10`: a JSON array of
+ * `{topic, schemaVersion, data}`, empty for a private event), in one statement. Each message is
  * the envelope as the event row has it (PostgreSQL's clock for occurredAt, in JavaScript's ISO
- * form), with the data and the schema version the routing chose: the stored event is the
- * service's own, the message the topic's contract.
+ * form), with the data and the schema version of its topic: the stored event is the service's
+ * own, the message the topic's contract.
  */
 const APPEND_SQL = `
   WITH stored AS (
@@ -56,12 +68,13 @@ const APPEND_SQL = `
     RETURNING *
   )
   INSERT INTO outbox (topic, message_key, envelope)
-  SELECT $10::text, id_loja::text, jsonb_build_object(
-           'id', event_id, 'type', type, 'schemaVersion', $12::int,
+  SELECT route.message->>'topic', id_loja::text, jsonb_build_object(
+           'id', event_id, 'type', type, 'schemaVersion', (route.message->>'schemaVersion')::int,
            'occurredAt', to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
            'idLoja', id_loja, 'correlationId', correlation_id, 'causationId', causation_id,
-           'traceparent', traceparent, 'data', $11::jsonb)
-  FROM stored WHERE $10::text IS NOT NULL`;
+           'traceparent', traceparent, 'data', route.message->'data')
+  FROM stored, jsonb_array_elements($10::jsonb) WITH ORDINALITY AS route(message, position)
+  ORDER BY route.position`;
 
 /**
  * A stream's events in order, or those before a version. The id is written in as a literal so
@@ -76,9 +89,9 @@ const readStreamSql = (streamId: string, beforeVersion?: number) =>
  * The events of `event`'s stream before it, in order: what a command had read before appending
  * it, for a projection that folds the stream when it is not handed it (a rebuild).
  */
-export async function streamBefore(manager: EntityManager, event: AppendedEvent): Promise<StoredEvent[]> {
+export async function streamBefore<E extends DomainEvent>(manager: EntityManager, event: AppendedEvent<E>): Promise<StoredEvent<E>[]> {
   const rows: EventRow[] = await manager.query(readStreamSql(event.streamId, event.streamVersion));
-  return rows.map(fromRow);
+  return rows.map((row) => fromRow<E>(row));
 }
 
 /** A parameter written into a statement as a literal (see `inlineParameters`). */
@@ -144,20 +157,21 @@ export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () 
  * messages (the outbox) and updates the inline projections, all in the caller's transaction;
  * the stream's version is checked as it commits (optimistic concurrency).
  */
-export class EventStore {
+export class EventStore<E extends DomainEvent = DomainEvent> {
   /** Transactions that wrote to the outbox and have not committed yet. */
   private readonly outboxWriters = new WeakSet<EntityManager>();
   private readonly outboxListeners: (() => void)[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly routing: OutboxRouting,
-    private readonly projections: Projection[],
+    private readonly routing: OutboxRouting<E>,
+    private readonly projections: readonly Projection<E>[],
   ) {}
 
-  async readStream(streamId: string, manager: EntityManager = this.dataSource.manager): Promise<StoredEvent[]> {
+  /** A stream's events, as the events of its union `S` (`fromRow`). */
+  async readStream<S extends E = E>(streamId: string, manager: EntityManager = this.dataSource.manager): Promise<StoredEvent<S>[]> {
     const rows: EventRow[] = await manager.query(readStreamSql(streamId));
-    return rows.map(fromRow);
+    return rows.map((row) => fromRow<S>(row));
   }
 
   /**
@@ -170,22 +184,22 @@ export class EventStore {
    * It is the command's span (`append <event types>` once it appended): the events it writes
    * carry that span's `traceparent`, so the relay's publishing continues from it.
    */
-  transaction<T>(work: (manager: EntityManager, stream: StoredEvent[]) => Promise<T>, streamId?: string): Promise<T> {
+  transaction<T, S extends E = E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, streamId?: string): Promise<T> {
     const idLoja = requestContext.get()?.idLoja;
     const attributes = { 'db.system.name': 'postgresql', ...(idLoja !== undefined && { [ATTR_ID_LOJA]: idLoja }) };
     return withSpanFrom('command', 'active', { kind: 'internal', attributes }, () => this.inTransaction(work, streamId));
   }
 
-  private async inTransaction<T>(work: (manager: EntityManager, stream: StoredEvent[]) => Promise<T>, streamId?: string): Promise<T> {
+  private async inTransaction<T, S extends E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, streamId?: string): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     let connection: PoolClient | undefined;
     try {
       connection = (await runner.connect()) as PoolClient;
-      let stream: StoredEvent[] = [];
+      let stream: StoredEvent<S>[] = [];
       if (streamId === undefined) await connection.query('BEGIN');
       else {
         const [, read] = (await connection.query(`BEGIN; ${readStreamSql(streamId)}`)) as unknown as QueryResult<EventRow>[];
-        stream = read.rows.map(fromRow);
+        stream = read.rows.map((row) => fromRow<S>(row));
       }
       const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, stream));
       const wroteOutbox = this.outboxWriters.has(runner.manager);
@@ -211,29 +225,29 @@ export class EventStore {
    * are written with `writeAtCommit`, so a stream another writer has moved past fails the
    * COMMIT with a `ConcurrencyError`; an inline projection reads nothing they wrote.
    */
-  async append(
+  async append<S extends E>(
     manager: EntityManager,
     streamId: string,
     expectedVersion: number,
-    events: DomainEvent[],
-    options: AppendOptions,
-  ): Promise<AppendedEvent[]> {
+    events: readonly S[],
+    options: AppendOptions<S>,
+  ): Promise<AppendedEvent<S>[]> {
     const context = requestContext.get();
     const correlationId = options.correlationId ?? context?.correlationId ?? randomUUID();
     const causationId = options.causationId !== undefined ? options.causationId : (context?.causationId ?? null);
     const traceparent = currentTraceparent();
     trace.getActiveSpan()?.updateName(`append ${[...new Set(events.map((event) => event.type))].join(',')}`).setAttribute(ATTR_ID_LOJA, options.idLoja);
-    const appended: AppendedEvent[] = [];
-    for (const [index, { type, data }] of events.entries()) {
-      const event: AppendedEvent = { id: randomUUID(), type, schemaVersion: 1, idLoja: options.idLoja, correlationId, causationId, traceparent, data, streamId, streamVersion: expectedVersion + index + 1 };
-      const route = this.routing(event);
+    const appended: AppendedEvent<S>[] = [];
+    for (const [index, domainEvent] of events.entries()) {
+      const event: AppendedEvent<S> = { ...domainEvent, id: randomUUID(), schemaVersion: 1, idLoja: options.idLoja, correlationId, causationId, traceparent, streamId, streamVersion: expectedVersion + index + 1 };
+      const routes = this.routing(event).map(({ topic, schemaVersion, data }) => ({ topic, schemaVersion, data }));
       try {
-        await writeAtCommit(manager, APPEND_SQL, [streamId, event.streamVersion, event.id, type, JSON.stringify(data), options.idLoja,
-          correlationId, causationId, traceparent, route?.topic ?? null, route ? JSON.stringify(route.data) : null, route?.schemaVersion ?? null]);
+        await writeAtCommit(manager, APPEND_SQL, [streamId, event.streamVersion, event.id, event.type, JSON.stringify(event.data), options.idLoja,
+          correlationId, causationId, traceparent, JSON.stringify(routes)]);
       } catch (error) {
         throw asConcurrencyError(error);
       }
-      if (route) this.outboxWriters.add(manager);
+      if (routes.length > 0) this.outboxWriters.add(manager);
       appended.push(event);
     }
     for (const [index, event] of appended.entries()) {

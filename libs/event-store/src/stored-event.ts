@@ -6,18 +6,18 @@ export interface DomainEvent<TType extends string = string, TData extends object
   data: TData;
 }
 
-/** An event as kept in the event store: its envelope and its place in the stream and the log. */
-export interface StoredEvent<TData extends object = object, TType extends string = string> extends EventEnvelope<TData, TType> {
-  streamId: string;
-  streamVersion: number;
-  globalPosition: string;
-}
+/** What the event store adds to an event: its envelope's fields and its place in its stream. */
+export type EventMetadata = Omit<EventEnvelope, 'type' | 'data' | 'occurredAt'> & { streamId: string; streamVersion: number };
 
 /**
- * An event as its command appended it: the envelope and its place in the stream. Its position
+ * An event as its command appended it: the event with its envelope and its place in the
+ * stream. `E` is the stream's union of events; narrowing on `type` narrows `data`. Its position
  * in the log and its `occurredAt` (PostgreSQL's clock) are set when it is written, with the COMMIT.
  */
-export type AppendedEvent<TData extends object = object, TType extends string = string> = Omit<StoredEvent<TData, TType>, 'globalPosition' | 'occurredAt'>;
+export type AppendedEvent<E extends DomainEvent = DomainEvent> = E & EventMetadata;
+
+/** An event as kept in the event store: its envelope and its place in the stream and the log. */
+export type StoredEvent<E extends DomainEvent = DomainEvent> = AppendedEvent<E> & { occurredAt: string; globalPosition: string };
 
 export interface EventRow {
   global_position: string;
@@ -34,8 +34,14 @@ export interface EventRow {
   occurred_at: Date;
 }
 
-export function fromRow(row: EventRow): StoredEvent {
-  return {
+/**
+ * A row of the events table as an event of the union its reader expects. This is the one
+ * place where the log's untyped rows become typed events: a stream holds only what its
+ * decider appended (`E`), and a projection is handed only the types it `handles`, so the
+ * type is the reader's word for what it reads, not something checked here.
+ */
+export function fromRow<E extends DomainEvent = DomainEvent>(row: EventRow): StoredEvent<E> {
+  const event: StoredEvent = {
     id: row.event_id,
     type: row.type,
     schemaVersion: row.schema_version,
@@ -49,4 +55,5 @@ export function fromRow(row: EventRow): StoredEvent {
     streamVersion: row.stream_version,
     globalPosition: String(row.global_position),
   };
+  return event as StoredEvent<E>;
 }

@@ -10,5 +10,5 @@ const PUBLICOS: readonly string[] = Object.values(ATENDIMENTO_EVENTOS);
  */
 export const atendimentoRouting: OutboxRouting = (event) =>
   PUBLICOS.includes(event.type)
-    ? { topic: TOPICS.atendimento, schemaVersion: schemaVersionWritten(ATENDIMENTO_CONTRACT, event.type), data: dadosPublicos(event as unknown as AtendimentoEvent) }
-    : null;
+    ? [{ topic: TOPICS.atendimento, schemaVersion: schemaVersionWritten(ATENDIMENTO_CONTRACT, event.type), data: dadosPublicos(event as unknown as AtendimentoEvent) }]
+    : [];

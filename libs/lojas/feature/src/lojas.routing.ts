@@ -7,5 +7,5 @@ import type { OutboxRouting } from '@trilha/event-store';
  */
 export const lojasRouting: OutboxRouting = (event) => {
   const { codigoHash: _secret, ...data } = event.data as { codigoHash?: string };
-  return { topic: TOPICS.lojas, schemaVersion: schemaVersionWritten(LOJAS_CONTRACT, event.type), data };
+  return [{ topic: TOPICS.lojas, schemaVersion: schemaVersionWritten(LOJAS_CONTRACT, event.type), data }];
 };

@@ -1,3 +1,4 @@
+export * from './eventos';
 export * from './pedido';
 export * from './volumes';
 export * from './hash-evento';

@@ -6,11 +6,10 @@ import {
   PedidoNaoEncontrado,
   pedidoInicial,
   VolumeEncerrado,
-  type DadosPedido,
   type NovoEvento,
-  type PedidoEvent,
   type PedidoState,
 } from './pedido';
+import type { DadosPedido, PedidoEvent } from './eventos';
 import { ChaveEnvioAusente } from './volumes';
 
 const given = (...events: PedidoEvent[]): PedidoState => events.reduce(evolvePedido, pedidoInicial());

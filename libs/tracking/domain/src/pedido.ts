@@ -1,5 +1,5 @@
-import type { EventoCorrigidoData, EventoRegistradoData, PedidoRef, Situacao, TipoPedido } from '@trilha/contracts';
 import { hashEvento } from './hash-evento';
+import type { DadosPedido, Pedido, PedidoEvent, PedidoRef, Situacao, TipoPedido } from './eventos';
 import { evolveVolumes, volumeDoEvento, type Volume } from './volumes';
 
 /**
@@ -8,68 +8,10 @@ import { evolveVolumes, volumeDoEvento, type Volume } from './volumes';
  * the clock come in with the command.
  */
 
-export { SITUACOES, TIPOS_PEDIDO, type Situacao, type TipoPedido } from '@trilha/contracts';
 /** The type of an order whose request leaves it out, and the one that wins a tie between types. */
 export const TIPO_PEDIDO_PADRAO: TipoPedido = 'envio';
 /** The situation of an order whose request leaves it out. */
 export const SITUACAO_PADRAO: Situacao = 'novo';
-
-export interface Cliente {
-  nome: string;
-  email?: string;
-  telefone?: string;
-  documento?: string;
-}
-
-export interface Endereco {
-  logradouro: string;
-  numero: string;
-  complemento?: string;
-  bairro: string;
-  cidade: string;
-  uf: string;
-  cep: string;
-}
-
-export interface Item {
-  sku: string;
-  descricao: string;
-  quantidade: number;
-  valorUnitario: number;
-}
-
-/** What the store states about an order with PUT /pedido: everything but ids and timestamps. */
-export interface DadosPedido {
-  numeroPedido: string;
-  tipoPedido: TipoPedido;
-  pedidoCanal: string | null;
-  canalVenda: string | null;
-  situacao: Situacao;
-  /** Null for an order created by its first tracking event, until a PUT /pedido completes it. */
-  cliente: Cliente | null;
-  enderecoEntrega: Endereco | null;
-  itens: Item[];
-  valorTotal: number;
-  dataPedido: string;
-}
-
-export interface Pedido extends DadosPedido {
-  idPedido: string;
-  linkRastreio: string;
-  /** The public page's token (part of linkRastreio): the key of the token → order lookup. */
-  tokenRastreio: string;
-  criadoEm: string;
-  atualizadoEm: string;
-}
-
-/**
- * Stored events. `pedido.salvo` keeps the whole order (the published message carries only the
- * contract's fields); the tracking events are stored exactly as published.
- */
-export type PedidoEvent =
-  | { type: 'pedido.salvo'; data: Pedido }
-  | { type: 'rastreio.evento.registrado'; data: EventoRegistradoData }
-  | { type: 'rastreio.evento.corrigido'; data: EventoCorrigidoData };
 
 export interface PedidoState {
   pedido: Pedido | null;

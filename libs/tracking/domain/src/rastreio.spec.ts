@@ -1,4 +1,5 @@
-import { decidePedido, evolvePedido, pedidoInicial, type NovoEvento, type PedidoEvent, type PedidoState } from './pedido';
+import type { PedidoEvent } from './eventos';
+import { decidePedido, evolvePedido, pedidoInicial, type NovoEvento, type PedidoState } from './pedido';
 import { evolveRastreio, registroRastreio, vistaDoCliente, type Rastreio } from './rastreio';
 
 const novo = { idPedido: '01JDPEDIDO0000000000000002', tokenRastreio: 'tok', linkRastreio: 'https://loja.test/rastreio/tok' };

@@ -1,5 +1,4 @@
-import type { PedidoRef } from '@trilha/contracts';
-import type { PedidoEvent, TipoPedido } from './pedido';
+import type { PedidoEvent, PedidoRef, TipoPedido } from './eventos';
 import { evolveVolumes, type Evento, type OrigemChave, type StatusVolume, type Volume } from './volumes';
 
 /**

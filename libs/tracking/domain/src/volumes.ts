@@ -1,6 +1,6 @@
-import type { EventoCorrigidoData, EventoRegistradoData } from '@trilha/contracts';
+import { ORIGENS_CHAVE, type EventoDeRastreio, type OrigemChave } from './eventos';
 
-export type OrigemChave = 'codigoRastreio' | 'chaveNFe' | 'identificador';
+export type { OrigemChave } from './eventos';
 export type StatusVolume = 'ativo' | 'encerrado';
 
 /** A tracking event as recorded, with its latest corrected values. */
@@ -41,7 +41,7 @@ export class ChaveEnvioAusente extends Error {
   }
 }
 
-const ORIGENS: OrigemChave[] = ['codigoRastreio', 'chaveNFe', 'identificador'];
+const ORIGENS: readonly OrigemChave[] = ORIGENS_CHAVE;
 
 /**
  * The volume an event is about. An existing volume is the one sharing any key with the event
@@ -80,12 +80,8 @@ export function volumeDoEvento(volumes: Volume[], chaves: ChavesDoEvento): Volum
   };
 }
 
-type TrackingEvent =
-  | { type: 'rastreio.evento.registrado'; data: EventoRegistradoData }
-  | { type: 'rastreio.evento.corrigido'; data: EventoCorrigidoData };
-
 /** The volumes after a registration (which may create the volume or close it) or a correction. */
-export function evolveVolumes(volumes: Volume[], event: TrackingEvent): Volume[] {
+export function evolveVolumes(volumes: Volume[], event: EventoDeRastreio): Volume[] {
   const { data } = event;
   if (event.type === 'rastreio.evento.registrado') {
     const evento: Evento = {

@@ -2,7 +2,7 @@ import { ConflictException, Inject, Injectable, NotFoundException } from '@nestj
 import { InjectDataSource } from '@nestjs/typeorm';
 import { LRUCache } from 'lru-cache';
 import type { DataSource } from 'typeorm';
-import { EventStore, handleCommand, type Decision } from '@trilha/event-store';
+import { EventStore, handleCommand, type AppendedEvent } from '@trilha/event-store';
 import { InvalidInputException } from '@trilha/http';
 import {
   ChaveEnvioAusente,
@@ -22,7 +22,7 @@ import { TRACKING_OPTIONS, type TrackingOptions } from './tracking.options';
 
 export interface PedidoDecision {
   state: PedidoState;
-  events: PedidoEvent[];
+  events: AppendedEvent<PedidoEvent>[];
 }
 
 /** Raised by the read model's unique key when another request created the same order first. */
@@ -39,7 +39,7 @@ export class PedidoCommands {
   private readonly idsPorChave = new LRUCache<string, string>({ max: 100_000 });
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: EventStore<PedidoEvent>,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(TRACKING_OPTIONS) private readonly options: TrackingOptions,
   ) {}
@@ -80,8 +80,7 @@ export class PedidoCommands {
 
   async executar(idLoja: number, idPedido: string, command: PedidoCommand): Promise<PedidoDecision> {
     try {
-      const decision: Decision<PedidoState> = await handleCommand(this.store, pedidoDecider, pedidoStreamId(idPedido), command, { idLoja });
-      return { state: decision.state, events: decision.events as unknown as PedidoEvent[] };
+      return await handleCommand(this.store, pedidoDecider, pedidoStreamId(idPedido), command, { idLoja });
     } catch (error) {
       if (error instanceof PedidoNaoEncontrado || error instanceof EventoNaoEncontrado) throw new NotFoundException(error.message);
       if (error instanceof VolumeEncerrado) throw new ConflictException(error.message);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { writeAtCommit, type Projection, type AppendedEvent } from '@trilha/event-store';
-import type { PedidoEvent } from '@trilha/tracking-domain';
+import type { PedidoSalvo } from '@trilha/tracking-domain';
 import { pedidoResposta } from '../pedido.response';
 
 /**
@@ -9,13 +9,13 @@ import { pedidoResposta } from '../pedido.response';
  * (store, numeroPedido, tipoPedido) guards the upsert: of two racing first writes, one fails.
  */
 @Injectable()
-export class PedidosProjection implements Projection {
+export class PedidosProjection implements Projection<PedidoSalvo> {
   readonly name = 'pedidos';
-  readonly handles = ['pedido.salvo'];
+  readonly handles = ['pedido.salvo'] as const;
   readonly tables = ['pedidos'];
 
-  async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
-    const { data: pedido } = stored as unknown as Extract<PedidoEvent, { type: 'pedido.salvo' }>;
+  async apply(manager: EntityManager, stored: AppendedEvent<PedidoSalvo>): Promise<void> {
+    const { data: pedido } = stored;
     await writeAtCommit(
       manager,
       `INSERT INTO pedidos (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, situacao, data_pedido, token_rastreio, documento)

@@ -28,7 +28,7 @@ describe('tracking read models (PostgreSQL)', () => {
   const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize: 8, migrations: trackingMigrations };
   const projections = [new PedidosProjection(), new RastreiosProjection()];
   let dataSource: DataSource;
-  let store: EventStore;
+  let store: EventStore<PedidoEvent>;
 
   const novo = (): NovoPedido => {
     const tokenRastreio = novoTokenRastreio();
@@ -89,7 +89,7 @@ describe('tracking read models (PostgreSQL)', () => {
     await Promise.all(writers);
 
     for (const pedido of pedidos) {
-      const events = (await store.readStream(pedidoStreamId(pedido.novo.idPedido))) as unknown as PedidoEvent[];
+      const events = await store.readStream(pedidoStreamId(pedido.novo.idPedido));
       const expected = registroRastreio(events.reduce<Rastreio | null>(evolveRastreio, null)!);
       const [row] = await dataSource.query(`SELECT documento, pedido_canal FROM rastreios WHERE id_pedido = $1`, [pedido.novo.idPedido]);
       expect(JSON.parse(row.documento)).toEqual(expected);

@@ -9,18 +9,17 @@ import { evolveRastreio, registroRastreio, type PedidoEvent, type Rastreio } fro
  * stored as the JSON the API answers, so a read is one indexed query and no serialisation.
  */
 @Injectable()
-export class RastreiosProjection implements Projection {
+export class RastreiosProjection implements Projection<PedidoEvent> {
   readonly name = 'rastreios';
-  readonly handles = ['pedido.salvo', 'rastreio.evento.registrado', 'rastreio.evento.corrigido'];
+  readonly handles = ['pedido.salvo', 'rastreio.evento.registrado', 'rastreio.evento.corrigido'] as const;
   readonly tables = ['rastreio_hashes', 'rastreio_codigos', 'rastreios'];
 
-  async apply(manager: EntityManager, stored: AppendedEvent, stream?: readonly AppendedEvent[]): Promise<void> {
-    const event = stored as unknown as PedidoEvent;
+  async apply(manager: EntityManager, event: AppendedEvent<PedidoEvent>, stream?: readonly AppendedEvent<PedidoEvent>[]): Promise<void> {
     const { idPedido } = event.data;
     // The record before this event is the fold of the stream before it: the stream a command
     // has just read, or, in a rebuild, the same events read from the log.
-    const antes = stream ?? (await streamBefore(manager, stored));
-    const anterior = (antes as unknown as PedidoEvent[]).reduce<Rastreio | null>(evolveRastreio, null);
+    const antes = stream ?? (await streamBefore(manager, event));
+    const anterior = antes.reduce<Rastreio | null>(evolveRastreio, null);
     const rastreio = evolveRastreio(anterior, event);
     if (!rastreio) return; // an order without tracking yet
     const { pedido } = rastreio;
@@ -38,7 +37,7 @@ export class RastreiosProjection implements Projection {
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (id_pedido) DO UPDATE SET
          numero_pedido = EXCLUDED.numero_pedido, tipo_pedido = EXCLUDED.tipo_pedido, pedido_canal = EXCLUDED.pedido_canal, documento = EXCLUDED.documento`,
-      [idPedido, stored.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, JSON.stringify(registroRastreio(rastreio)),
+      [idPedido, event.idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal, JSON.stringify(registroRastreio(rastreio)),
         registrado?.hash ?? null, codigo],
     );
   }

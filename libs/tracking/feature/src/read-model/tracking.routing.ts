@@ -1,15 +1,47 @@
-import { schemaVersionWritten, TOPICS, TRACKING_CONTRACT, type PedidoSalvoData } from '@trilha/contracts';
-import type { OutboxRouting } from '@trilha/event-store';
-import type { Pedido } from '@trilha/tracking-domain';
+import {
+  schemaVersionWritten,
+  TOPICS,
+  TRACKING_CONTRACT,
+  type EventoCorrigidoData,
+  type EventoRegistradoData,
+  type PedidoSalvoData,
+} from '@trilha/contracts';
+import type { OutboxMessage, OutboxRouting } from '@trilha/event-store';
+import type { DadosEventoCorrigido, DadosEventoRegistrado, Pedido, PedidoEvent } from '@trilha/tracking-domain';
 
 /**
- * Every event of an order goes to `tracking.events.v1`. `pedido.salvo` is published with the
- * contract's fields only: the customer's data and the page token's bookkeeping stay here.
+ * The tracking context's adapter from its domain events (`@trilha/tracking-domain`'s
+ * `PedidoEvent`) to the payloads of `tracking.events.v1` (`@trilha/contracts`): the one place
+ * that knows both. Each mapping names the contract's fields, so a field the domain gains stays
+ * private until it is added here, and a domain type the contract cannot carry fails to compile.
  */
-export const trackingRouting: OutboxRouting = (event) => {
-  const schemaVersion = schemaVersionWritten(TRACKING_CONTRACT, event.type);
-  if (event.type !== 'pedido.salvo') return { topic: TOPICS.tracking, schemaVersion, data: event.data };
-  const { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm } = event.data as Pedido;
-  const data: PedidoSalvoData = { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm };
-  return { topic: TOPICS.tracking, schemaVersion, data };
+
+/** `pedido.salvo` carries the contract's fields only: the customer's data and the page token's bookkeeping stay here. */
+export function pedidoSalvoV1(pedido: Pedido): PedidoSalvoData {
+  const { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm } = pedido;
+  return { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm };
+}
+
+export function eventoCorrigidoV1(evento: DadosEventoCorrigido): EventoCorrigidoData {
+  const { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, chaveEnvio, origemChave, codigoRastreio, chaveNFe, identificador,
+    codigoEnvio, rotulo, hash, dataHora, descricao, sigla, visivelClienteFinal } = evento;
+  return { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, chaveEnvio, origemChave, codigoRastreio, chaveNFe, identificador,
+    codigoEnvio, rotulo, hash, dataHora, descricao, sigla, visivelClienteFinal };
+}
+
+export function eventoRegistradoV1(evento: DadosEventoRegistrado): EventoRegistradoData {
+  return { ...eventoCorrigidoV1(evento), origem: evento.origem, encerraVolume: evento.encerraVolume };
+}
+
+/** Every event of an order goes to `tracking.events.v1`. */
+export const trackingRouting: OutboxRouting<PedidoEvent> = (event) => {
+  const v1 = (data: object): OutboxMessage => ({ topic: TOPICS.tracking, schemaVersion: schemaVersionWritten(TRACKING_CONTRACT, event.type), data });
+  switch (event.type) {
+    case 'pedido.salvo':
+      return [v1(pedidoSalvoV1(event.data))];
+    case 'rastreio.evento.registrado':
+      return [v1(eventoRegistradoV1(event.data))];
+    case 'rastreio.evento.corrigido':
+      return [v1(eventoCorrigidoV1(event.data))];
+  }
 };
