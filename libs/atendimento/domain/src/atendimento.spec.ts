@@ -3,14 +3,13 @@ import {
   AtendimentoJaExiste,
   AtendimentoNaoEncontrado,
   atendimentoInicial,
-  dadosPublicos,
   decideAtendimento,
   evolveAtendimento,
   resumoAutomatico,
   type AtendimentoCommand,
-  type AtendimentoEvent,
   type AtendimentoState,
 } from './atendimento';
+import type { AtendimentoEvent } from './eventos';
 
 const T0 = '2026-03-01T12:00:00.000Z';
 const T1 = '2026-03-01T12:05:00.000Z';
@@ -97,11 +96,5 @@ describe('atendimento', () => {
     const resumo = resumoAutomatico(state as Extract<AtendimentoState, { existe: true }>);
     expect(resumo).toContain(`“${'🙂'.repeat(699)}…”`);
     expect(resumo).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
-  });
-
-  it('publishes exactly the fields of docs/API.md section 7', () => {
-    expect(Object.keys(dadosPublicos(criado)).sort()).toEqual(['canal', 'dadosCliente', 'dataAbertura', 'idAtendimento', 'idLoja', 'status', 'tipo']);
-    expect(Object.keys(dadosPublicos(mensagem('m1', 'entrada', 'oi'))).sort()).toEqual(['canal', 'dataHora', 'direcao', 'idAtendimento', 'idLoja', 'mensagem', 'remetente']);
-    expect(Object.keys(dadosPublicos(encerrado)).sort()).toEqual(['canal', 'dataEncerramento', 'idAtendimento', 'idLoja', 'resumo', 'status']);
   });
 });

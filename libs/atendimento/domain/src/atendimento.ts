@@ -1,14 +1,5 @@
-// Types only: the contract's classes carry validation decorators this pure library has no use for.
-import type {
-  ATENDIMENTO_EVENT_TYPES as EventTypes,
-  AtendimentoCriadoData,
-  AtendimentoEncerradoData,
-  AtendimentoMensagemData,
-  CANAIS,
-  DIRECOES,
-  TIPOS_ATENDIMENTO,
-} from '@trilha/contracts';
 import { cortarTexto } from './cortar';
+import { ATENDIMENTO_EVENTOS, type AtendimentoEvent, type Canal, type DadosClienteAtendimento, type Direcao, type TipoAtendimento } from './eventos';
 
 /**
  * The support conversation (atendimento) aggregate: pure decide/evolve, no I/O. Its state
@@ -16,34 +7,8 @@ import { cortarTexto } from './cortar';
  * `encerrado`, after which it takes nothing more.
  */
 
-export type Canal = (typeof CANAIS)[number];
-export type TipoAtendimento = (typeof TIPOS_ATENDIMENTO)[number];
-export type Direcao = (typeof DIRECOES)[number];
-
-/** The event types of atendimento.events.v1, as in the contract. */
-export const ATENDIMENTO_EVENTOS: typeof EventTypes = {
-  criado: 'atendimento.criado',
-  mensagem: 'atendimento.mensagem',
-  encerrado: 'atendimento.encerrado',
-};
-
-export interface DadosClienteAtendimento {
-  nome: string;
-  telefone: string | null;
-  email: string | null;
-}
-
 /** The sender of the customer's own messages (the opening one, and those sent to an agent). */
 export const REMETENTE_CLIENTE = 'cliente';
-
-/**
- * Stored events. Their data is docs/API.md section 7's payload plus what only this service needs
- * (`idPedido`, `idMensagem`), which `dadosPublicos` leaves out of what is published.
- */
-export type AtendimentoEvent =
-  | { type: typeof ATENDIMENTO_EVENTOS.criado; data: AtendimentoCriadoData & { dadosCliente: DadosClienteAtendimento; idPedido: string | null } }
-  | { type: typeof ATENDIMENTO_EVENTOS.mensagem; data: AtendimentoMensagemData & { idMensagem: string } }
-  | { type: typeof ATENDIMENTO_EVENTOS.encerrado; data: AtendimentoEncerradoData };
 
 export interface NovaMensagem {
   idMensagem: string;
@@ -166,25 +131,6 @@ export function evolveAtendimento(state: AtendimentoState, event: AtendimentoEve
 }
 
 export const atendimentoDecider = { decide: decideAtendimento, evolve: evolveAtendimento, initialState: atendimentoInicial };
-
-/** The `data` each event carries on Kafka (and to webhooks): exactly the fields of docs/API.md section 7. */
-export function dadosPublicos(event: AtendimentoEvent): AtendimentoCriadoData | AtendimentoMensagemData | AtendimentoEncerradoData {
-  switch (event.type) {
-    case ATENDIMENTO_EVENTOS.criado: {
-      const { idAtendimento, idLoja, canal, tipo, status, dadosCliente, dataAbertura } = event.data;
-      const { nome, telefone, email } = dadosCliente;
-      return { idAtendimento, idLoja, canal, tipo, status, dadosCliente: { nome, telefone, email }, dataAbertura };
-    }
-    case ATENDIMENTO_EVENTOS.mensagem: {
-      const { idAtendimento, idLoja, canal, direcao, remetente, mensagem, dataHora } = event.data;
-      return { idAtendimento, idLoja, canal, direcao, remetente, mensagem, dataHora };
-    }
-    case ATENDIMENTO_EVENTOS.encerrado: {
-      const { idAtendimento, idLoja, canal, status, dataEncerramento, resumo } = event.data;
-      return { idAtendimento, idLoja, canal, status, dataEncerramento, resumo };
-    }
-  }
-}
 
 export const RESUMO_MAX = 2000;
 const CITACAO_MAX = 700;

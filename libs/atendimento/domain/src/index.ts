@@ -1,3 +1,4 @@
+export * from './eventos';
 export * from './atendimento';
 export * from './agente';
 export * from './faq-index';

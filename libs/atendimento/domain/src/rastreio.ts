@@ -1,4 +1,3 @@
-import type { TipoPedido } from '@trilha/contracts';
 import { cortarTexto, tamanho } from './cortar';
 import { normalizar } from './faq-index';
 
@@ -6,6 +5,9 @@ import { normalizar } from './faq-index';
  * The `rastreio` skill's pure part: which words of a message may be an order number, a
  * channel order number or a tracking code, and how an order's tracking is told to a customer.
  */
+
+/** An order's type as the tracking events say it: a shipment to the customer, or a return from them. */
+export type TipoPedido = 'envio' | 'reversa';
 
 /** What the agent knows of one order of the store, from the tracking events it consumed. */
 export interface PedidoRastreado {

@@ -1,7 +1,6 @@
-import type { TipoPedido } from '@trilha/contracts';
 import type { Agente } from './agente';
 import type { FaqMatch } from './faq-index';
-import { descreverPedidos, type PedidoRastreado } from './rastreio';
+import { descreverPedidos, type PedidoRastreado, type TipoPedido } from './rastreio';
 
 export const INTENCOES = ['rastreio', 'faq', 'desconhecida'] as const;
 export type Intencao = (typeof INTENCOES)[number];

@@ -8,13 +8,13 @@ import type { AgenteEvent } from '@trilha/atendimento-domain';
  * are rebuilt when it moves, on every replica.
  */
 @Injectable()
-export class AgentesProjection implements Projection {
+export class AgentesProjection implements Projection<AgenteEvent> {
   readonly name = 'agentes';
-  readonly handles = ['agente.criado'];
+  readonly handles = ['agente.criado'] as const;
   readonly tables = ['agentes'];
 
-  async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
-    const { data } = stored as unknown as AgenteEvent;
+  async apply(manager: EntityManager, stored: AppendedEvent<AgenteEvent>): Promise<void> {
+    const { data } = stored;
     await writeAtCommit(
       manager,
       `INSERT INTO agentes (id_agente, id_loja, nome, descricao, habilidades, faq, ativo, versao, criado_em)

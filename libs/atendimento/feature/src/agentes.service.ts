@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { EventStore, handleCommand } from '@trilha/event-store';
-import { agenteDecider, agenteStreamId, assistenteDeRastreio, FaqIndex, idAssistenteDeRastreio, type Agente, type EntradaFaq, type Habilidade } from '@trilha/atendimento-domain';
+import { agenteDecider, agenteStreamId, assistenteDeRastreio, FaqIndex, idAssistenteDeRastreio, type Agente, type AtendimentoServiceEvent, type EntradaFaq, type Habilidade } from '@trilha/atendimento-domain';
 import type { AgenteResponse } from './agente.response';
 
 interface AgenteRow {
@@ -39,7 +39,7 @@ export class AgentesService {
   private readonly indices = new Map<string, { versao: number; faq: FaqIndex }>();
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: EventStore<AtendimentoServiceEvent>,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 

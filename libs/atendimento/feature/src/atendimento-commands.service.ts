@@ -1,5 +1,5 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { EventStore, handleCommand } from '@trilha/event-store';
+import { EventStore, handleCommand, type AppendedEvent } from '@trilha/event-store';
 import {
   AtendimentoEncerrado,
   AtendimentoJaExiste,
@@ -8,17 +8,18 @@ import {
   atendimentoStreamId,
   type AtendimentoCommand,
   type AtendimentoEvent,
+  type AtendimentoServiceEvent,
 } from '@trilha/atendimento-domain';
 
 /** Runs a command on a conversation's stream; the domain's refusals become 404 and 409 problems. */
 @Injectable()
 export class AtendimentoCommandsService {
-  constructor(private readonly store: EventStore) {}
+  constructor(private readonly store: EventStore<AtendimentoServiceEvent>) {}
 
-  async executar(idAtendimento: string, idLoja: number, command: AtendimentoCommand): Promise<AtendimentoEvent[]> {
+  async executar(idAtendimento: string, idLoja: number, command: AtendimentoCommand): Promise<AppendedEvent<AtendimentoEvent>[]> {
     try {
       const decision = await handleCommand(this.store, atendimentoDecider, atendimentoStreamId(idAtendimento), command, { idLoja });
-      return decision.events as unknown as AtendimentoEvent[];
+      return decision.events;
     } catch (error) {
       if (error instanceof AtendimentoNaoEncontrado) throw new NotFoundException(error.message);
       if (error instanceof AtendimentoEncerrado || error instanceof AtendimentoJaExiste) throw new ConflictException(error.message);

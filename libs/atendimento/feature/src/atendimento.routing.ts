@@ -1,14 +1,56 @@
-import { ATENDIMENTO_CONTRACT, schemaVersionWritten, TOPICS } from '@trilha/contracts';
-import type { OutboxRouting } from '@trilha/event-store';
-import { ATENDIMENTO_EVENTOS, dadosPublicos, type AtendimentoEvent } from '@trilha/atendimento-domain';
-
-const PUBLICOS: readonly string[] = Object.values(ATENDIMENTO_EVENTOS);
+import {
+  ATENDIMENTO_CONTRACT,
+  schemaVersionWritten,
+  TOPICS,
+  type AtendimentoCriadoData,
+  type AtendimentoEncerradoData,
+  type AtendimentoMensagemData,
+} from '@trilha/contracts';
+import type { OutboxMessage, OutboxRouting } from '@trilha/event-store';
+import type {
+  AtendimentoServiceEvent,
+  DadosAtendimentoCriado,
+  DadosAtendimentoEncerrado,
+  DadosAtendimentoMensagem,
+} from '@trilha/atendimento-domain';
 
 /**
- * Conversation events go to atendimento.events.v1 with exactly docs/API.md section 7's data (keyed by store
- * by the outbox, so one conversation's events stay in order); agent events stay private.
+ * The atendimento context's adapter from its domain events (`@trilha/atendimento-domain`) to
+ * the payloads of `atendimento.events.v1` (`@trilha/contracts`): the one place that knows both.
+ * Each payload is exactly the fields of docs/API.md section 7; what only this service needs
+ * (`idPedido`, `idMensagem`) stays here.
  */
-export const atendimentoRouting: OutboxRouting = (event) =>
-  PUBLICOS.includes(event.type)
-    ? [{ topic: TOPICS.atendimento, schemaVersion: schemaVersionWritten(ATENDIMENTO_CONTRACT, event.type), data: dadosPublicos(event as unknown as AtendimentoEvent) }]
-    : [];
+
+export function atendimentoCriadoV1(data: DadosAtendimentoCriado): AtendimentoCriadoData {
+  const { idAtendimento, idLoja, canal, tipo, status, dadosCliente, dataAbertura } = data;
+  const { nome, telefone, email } = dadosCliente;
+  return { idAtendimento, idLoja, canal, tipo, status, dadosCliente: { nome, telefone, email }, dataAbertura };
+}
+
+export function atendimentoMensagemV1(data: DadosAtendimentoMensagem): AtendimentoMensagemData {
+  const { idAtendimento, idLoja, canal, direcao, remetente, mensagem, dataHora } = data;
+  return { idAtendimento, idLoja, canal, direcao, remetente, mensagem, dataHora };
+}
+
+export function atendimentoEncerradoV1(data: DadosAtendimentoEncerrado): AtendimentoEncerradoData {
+  const { idAtendimento, idLoja, canal, status, dataEncerramento, resumo } = data;
+  return { idAtendimento, idLoja, canal, status, dataEncerramento, resumo };
+}
+
+/**
+ * Conversation events go to atendimento.events.v1 (keyed by store by the outbox, so one
+ * conversation's events stay in order); agent events stay private.
+ */
+export const atendimentoRouting: OutboxRouting<AtendimentoServiceEvent> = (event) => {
+  const v1 = (data: object): OutboxMessage => ({ topic: TOPICS.atendimento, schemaVersion: schemaVersionWritten(ATENDIMENTO_CONTRACT, event.type), data });
+  switch (event.type) {
+    case 'atendimento.criado':
+      return [v1(atendimentoCriadoV1(event.data))];
+    case 'atendimento.mensagem':
+      return [v1(atendimentoMensagemV1(event.data))];
+    case 'atendimento.encerrado':
+      return [v1(atendimentoEncerradoV1(event.data))];
+    case 'agente.criado':
+      return [];
+  }
+};

@@ -5,13 +5,12 @@ import { ATENDIMENTO_EVENTOS, type AtendimentoEvent } from '@trilha/atendimento-
 
 /** Conversations and their messages, as GET /atendimentos reads them; updated in the appending transaction. */
 @Injectable()
-export class AtendimentosProjection implements Projection {
+export class AtendimentosProjection implements Projection<AtendimentoEvent> {
   readonly name = 'atendimentos';
   readonly handles = Object.values(ATENDIMENTO_EVENTOS);
   readonly tables = ['atendimentos', 'atendimento_mensagens'];
 
-  async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
-    const event = stored as unknown as AtendimentoEvent;
+  async apply(manager: EntityManager, event: AppendedEvent<AtendimentoEvent>): Promise<void> {
     switch (event.type) {
       case 'atendimento.criado': {
         const { idAtendimento, idLoja, canal, tipo, status, dadosCliente, idPedido, dataAbertura } = event.data;
@@ -29,7 +28,7 @@ export class AtendimentosProjection implements Projection {
           manager,
           `INSERT INTO atendimento_mensagens (id_mensagem, id_atendimento, posicao, direcao, remetente, mensagem, data_hora)
            VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [idMensagem, idAtendimento, stored.streamVersion, direcao, remetente, mensagem, dataHora],
+          [idMensagem, idAtendimento, event.streamVersion, direcao, remetente, mensagem, dataHora],
         );
         return;
       }
