@@ -62,6 +62,23 @@ describe('410 Gone (Standard Webhooks): deactivation, the queue, POST /webhook/a
     expect((await api('GET', '/fila/lista', { token: loja.token })).body.total).toBe(3);
   });
 
+  it('is active again when the store registers a webhook anew after a 410, and pushes to it', async () => {
+    receiver.on('/gone-antigo', (request) => (isVerification(request) ? { status: 200 } : { status: 410 }));
+    receiver.on('/novo-destino', () => ({ status: 200 }));
+    const loja = await createStore();
+    await registerWebhook(loja, receiver.url('/gone-antigo'));
+    await kafka.publish(TOPICS.atendimento, [atendimentoMensagem(loja.idLoja, 'antes')]);
+    await queueWith(loja, 2);
+    expect((await api('GET', '/webhook', { token: loja.token })).body.saude.ativo).toBe(false);
+
+    await registerWebhook(loja, receiver.url('/novo-destino'));
+    expect((await api('GET', '/webhook', { token: loja.token })).body).toMatchObject({ url: receiver.url('/novo-destino'), saude: { ativo: true, motivoDesativacao: null } });
+    const depois = atendimentoMensagem(loja.idLoja, 'depois do novo cadastro');
+    await kafka.publish(TOPICS.atendimento, [depois]);
+    await eventually('the event at the newly registered URL', () => receiver.confirmations('/novo-destino').get(depois.id));
+    expect(ids(receiver.notifications('/gone-antigo'))).toHaveLength(1);
+  });
+
   it('refuses at registration a URL that answers 410 to the verification; ativar without a webhook is a 404', async () => {
     receiver.on('/gone-na-verificacao', () => ({ status: 410 }));
     const loja = await createStore();
