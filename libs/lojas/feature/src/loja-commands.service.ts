@@ -1,7 +1,7 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { EventStore, handleCommand } from '@trilha/event-store';
+import { EventStore, handleCommand, type AppendedEvent } from '@trilha/event-store';
 import { LojaJaExiste, LojaNaoEncontrada, lojaDecider, lojaStreamId, type LojaCommand, type LojaEvent, type LojaState } from '@trilha/lojas-domain';
 import { LojaStatusCache } from './auth/loja-status.cache';
 import type { LojaRow } from './lojas.projection';
@@ -11,17 +11,16 @@ import type { LojaResponse } from './loja.response';
 @Injectable()
 export class LojaCommandsService {
   constructor(
-    private readonly store: EventStore,
+    private readonly store: EventStore<LojaEvent>,
     private readonly cache: LojaStatusCache,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async executar(idLoja: number, command: LojaCommand): Promise<{ state: LojaState; events: LojaEvent[] }> {
+  async executar(idLoja: number, command: LojaCommand): Promise<{ state: LojaState; events: AppendedEvent<LojaEvent>[] }> {
     try {
       const decision = await handleCommand(this.store, lojaDecider, lojaStreamId(idLoja), command, { idLoja });
-      const events = decision.events as unknown as (LojaEvent & { id: string })[];
-      for (const event of events) this.cache.applyOwn(event);
-      return { state: decision.state, events };
+      for (const event of decision.events) this.cache.applyOwn(event);
+      return decision;
     } catch (error) {
       if (error instanceof LojaNaoEncontrada) throw new NotFoundException(error.message);
       if (error instanceof LojaJaExiste) throw new ConflictException(error.message);

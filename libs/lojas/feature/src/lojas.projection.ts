@@ -13,13 +13,12 @@ export interface LojaRow {
 
 /** Read model of stores: lookup by code hash for authentication, status for tokens. */
 @Injectable()
-export class LojasProjection implements Projection {
+export class LojasProjection implements Projection<LojaEvent> {
   readonly name = 'lojas';
-  readonly handles = ['loja.criada', 'loja.desativada', 'loja.ativada'];
+  readonly handles = ['loja.criada', 'loja.desativada', 'loja.ativada'] as const;
   readonly tables = ['lojas'];
 
-  async apply(manager: EntityManager, stored: AppendedEvent): Promise<void> {
-    const event = stored as unknown as LojaEvent;
+  async apply(manager: EntityManager, event: AppendedEvent<LojaEvent>): Promise<void> {
     switch (event.type) {
       case 'loja.criada':
         await writeAtCommit(
