@@ -28,6 +28,10 @@ export default [
             { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
             { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
             { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'], bannedExternalImports: transportAndStorage },
+            // A context's domain owns its events; the wire contracts are its routing adapter's concern.
+            { allSourceTags: ['type:domain', 'scope:tracking'], notDependOnLibsWithTags: ['kind:contracts'] },
+            { allSourceTags: ['type:domain', 'scope:atendimento'], notDependOnLibsWithTags: ['kind:contracts'] },
+            { allSourceTags: ['type:domain', 'scope:lojas'], notDependOnLibsWithTags: ['kind:contracts'] },
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
             { sourceTag: 'type:test-util', onlyDependOnLibsWithTags: ['type:util'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },

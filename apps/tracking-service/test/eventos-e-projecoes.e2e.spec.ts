@@ -34,7 +34,7 @@ describe('tracking.events.v1 (published exactly as libs/contracts defines it)', 
     const [salvo, registrado, corrigido] = await messagesOf(loja.idLoja, 3);
     const ref = { idPedido, numeroPedido, tipoPedido: 'envio', pedidoCanal: null, linkRastreio };
     expect(salvo).toMatchObject({ type: 'pedido.salvo', idLoja: loja.idLoja, schemaVersion: 1 });
-    expect(salvo.data).toEqual({ ...ref, situacao: 'novo', atualizadoEm: expect.stringMatching(/Z$/) });
+    expect(salvo.data).toEqual({ ...ref, situacao: 'novo', atualizadoEm: expect.stringMatching(/Z$/), canalVenda: null });
     expect(registrado.type).toBe('rastreio.evento.registrado');
     expect(registrado.data).toEqual({
       ...ref, chaveEnvio: 'BR1', origemChave: 'codigoRastreio', codigoRastreio: 'BR1', chaveNFe: null, identificador: null, codigoEnvio: null, rotulo: 'Caixa 1',
@@ -51,7 +51,7 @@ describe('tracking.events.v1 (published exactly as libs/contracts defines it)', 
     const loja = await createStore();
     const body = {
       numeroPedido: `P-${uniqueId()}`, pedidoCanal: 'MKT-1', cliente: { nome: 'Ana', email: 'ana@example.com' }, itens: [], valorTotal: 10,
-      dataPedido: '2026-11-21T10:00:00Z', situacao: 'aprovado',
+      dataPedido: '2026-11-21T10:00:00Z', situacao: 'aprovado', canalVenda: 'mercadolivre',
     };
     const created = await api('PUT', '/pedido', { token: loja.token, body });
     expect(created.status).toBe(201);
@@ -61,6 +61,7 @@ describe('tracking.events.v1 (published exactly as libs/contracts defines it)', 
       ['pedido.salvo', 'aprovado'],
       ['pedido.salvo', 'enviado'],
     ]);
-    expect(Object.keys(messages[0].data).sort()).toEqual(['atualizadoEm', 'idPedido', 'linkRastreio', 'numeroPedido', 'pedidoCanal', 'situacao', 'tipoPedido']);
+    expect(Object.keys(messages[0].data).sort()).toEqual(['atualizadoEm', 'canalVenda', 'idPedido', 'linkRastreio', 'numeroPedido', 'pedidoCanal', 'situacao', 'tipoPedido']);
+    expect(messages.map((message) => (message.data as { canalVenda?: string }).canalVenda)).toEqual(['mercadolivre', 'mercadolivre']);
   });
 });

@@ -35,6 +35,8 @@ export class PedidoRef {
 export class PedidoSalvoData extends PedidoRef {
   @IsIn(SITUACOES) situacao: Situacao;
   @IsISO8601({ strict: true }) atualizadoEm: string;
+  /** The sales channel the store gave the order (PUT /pedido's canalVenda), null when it gave none. */
+  @IsOptional() @IsString() @MaxLength(50) canalVenda?: string | null;
 }
 
 /** A volume's identity, on every event about it. */

@@ -18,8 +18,8 @@ import type { DadosEventoCorrigido, DadosEventoRegistrado, Pedido, PedidoEvent }
 
 /** `pedido.salvo` carries the contract's fields only: the customer's data and the page token's bookkeeping stay here. */
 export function pedidoSalvoV1(pedido: Pedido): PedidoSalvoData {
-  const { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm } = pedido;
-  return { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm };
+  const { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm, canalVenda } = pedido;
+  return { idPedido, numeroPedido, tipoPedido, pedidoCanal, linkRastreio, situacao, atualizadoEm, canalVenda };
 }
 
 export function eventoCorrigidoV1(evento: DadosEventoCorrigido): EventoCorrigidoData {
