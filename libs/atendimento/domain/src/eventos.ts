@@ -2,7 +2,7 @@
  * The atendimento context's own events: what its conversation (`atendimento-<id>`) and agent
  * (`agente-<id>`) streams store, and its deciders and projections fold. They are plain data,
  * owned here; what `atendimento.events.v1` publishes of them is the routing adapter's mapping
- * (`libs/atendimento/feature/src/atendimento.routing.ts`). Stored events keep this shape for
+ * (`libs/atendimento/feature/src/shared/atendimento.routing.ts`). Stored events keep this shape for
  * ever: a stream written long ago is folded with these types.
  */
 import type { AgenteEvent } from './agente';

@@ -8,7 +8,7 @@ import { Despachante, LEASE_MS } from './despachar-entregas/despachante';
 import { EntregasDevidas } from './despachar-entregas/entregas-devidas';
 import { ListarEntregasHttpController } from './listar-entregas/listar-entregas.http.controller';
 import { ListarFilaHttpController } from './listar-fila/listar-fila.http.controller';
-import { LojasConhecidasMessageController } from './lojas-conhecidas/lojas-conhecidas.message.controller';
+import { LojasConhecidasERemocaoDoAplicativoMessageController } from './lojas-conhecidas/lojas-conhecidas-e-remocao-do-aplicativo.message.controller';
 import { RecuperarEntregasHandler } from './recuperar-entregas/recuperar-entregas.handler';
 import { RecuperarEntregasHttpController } from './recuperar-entregas/recuperar-entregas.http.controller';
 import { ReenviarEntregaHandler } from './reenviar-entrega/reenviar-entrega.handler';
@@ -83,7 +83,7 @@ export class DeliveryModule {
     return {
       module: DeliveryModule,
       imports: [WebhookSendingModule.register(options), DeliveryHttpModule],
-      controllers: [LojasConhecidasMessageController, RegistrarNotificacaoMessageController],
+      controllers: [LojasConhecidasERemocaoDoAplicativoMessageController, RegistrarNotificacaoMessageController],
       providers: [
         {
           provide: EntregasDevidas,

@@ -1,19 +1,14 @@
-import { Body, Controller, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { AtendimentoCommandsService } from '../atendimento-commands.service';
-import { AtendimentoResponse } from '../atendimento.response';
-import { AtendimentosQueries } from '../atendimentos.queries';
-import { ID_MAX } from '../novo-id';
+import { AtendimentoResponse } from '../shared/atendimento.response';
+import { EncerrarAtendimentoHandler } from './encerrar-atendimento.handler';
 import { EncerrarAtendimentoRequest } from './encerrar-atendimento.request';
 
 @ApiTags('Atendimentos')
 @Controller('atendimentos/:idAtendimento/encerrar')
 export class EncerrarAtendimentoHttpController {
-  constructor(
-    private readonly commands: AtendimentoCommandsService,
-    private readonly queries: AtendimentosQueries,
-  ) {}
+  constructor(private readonly handler: EncerrarAtendimentoHandler) {}
 
   @Post()
   @HttpCode(200)
@@ -23,10 +18,7 @@ export class EncerrarAtendimentoHttpController {
   })
   @ApiOkResponse({ type: AtendimentoResponse })
   @ApiConflictResponse({ description: 'O atendimento já está encerrado.' })
-  async encerrar(@IdLoja() idLoja: number, @Param('idAtendimento') idAtendimento: string, @Body() body: EncerrarAtendimentoRequest): Promise<AtendimentoResponse> {
-    if (idAtendimento.length > ID_MAX) throw new NotFoundException('Atendimento não encontrado.');
-    await this.commands.executar(idAtendimento, idLoja, { acao: 'encerrar', idLoja, resumo: body.resumo ?? null, agora: new Date().toISOString() });
-    // The read model is updated in the appending transaction: it already shows the closing.
-    return this.queries.ler(idLoja, idAtendimento);
+  encerrar(@IdLoja() idLoja: number, @Param('idAtendimento') idAtendimento: string, @Body() body: EncerrarAtendimentoRequest): Promise<AtendimentoResponse> {
+    return this.handler.execute(idLoja, idAtendimento, body);
   }
 }

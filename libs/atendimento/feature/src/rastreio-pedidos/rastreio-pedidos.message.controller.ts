@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
 import { TOPICS, TRACKING_CONTRACT, type TrackingMessage } from '@trilha/contracts';
 import { MessageConsumer } from '@trilha/event-store';
-import { aplicarEventoDeRastreio } from './rastreio-pedidos';
+import { aplicarEventoDeRastreio } from './aplicar-evento-de-rastreio';
 
 export const RASTREIO_PEDIDOS_CONSUMER = 'atendimento.rastreio-pedidos';
 

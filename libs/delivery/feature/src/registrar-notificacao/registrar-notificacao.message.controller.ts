@@ -9,7 +9,7 @@ export const NOTIFICACOES_CONSUMER = 'delivery.notificacoes';
 /**
  * The conversation lifecycle from `atendimento.events.v1`, which stores are notified of
  * (docs/API.md section 7). The other notified event, `aplicativo.removido`, is recorded by the consumer of
- * `lojas.events.v1` (lojas-conhecidas).
+ * `lojas.events.v1` (lojas-conhecidas, `LojasConhecidasERemocaoDoAplicativoMessageController`).
  */
 @Controller()
 export class RegistrarNotificacaoMessageController {

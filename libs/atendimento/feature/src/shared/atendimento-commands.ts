@@ -13,7 +13,7 @@ import {
 
 /** Runs a command on a conversation's stream; the domain's refusals become 404 and 409 problems. */
 @Injectable()
-export class AtendimentoCommandsService {
+export class AtendimentoCommands {
   constructor(private readonly store: EventStore<AtendimentoServiceEvent>) {}
 
   async executar(idAtendimento: string, idLoja: number, command: AtendimentoCommand): Promise<AppendedEvent<AtendimentoEvent>[]> {

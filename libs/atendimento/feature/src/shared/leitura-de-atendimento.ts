@@ -1,9 +1,10 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { AtendimentoResponse, AtendimentoResumidoResponse, AtendimentosPaginaResponse, MensagemAtendimentoResponse } from './atendimento.response';
+import type { AtendimentoResponse, AtendimentoResumidoResponse, MensagemAtendimentoResponse } from './atendimento.response';
 
-interface AtendimentoRow {
+/** A row of `atendimentos` with its message count (`COLUNAS_ATENDIMENTO`). */
+export interface AtendimentoRow {
   id_atendimento: string;
   id_loja: number;
   canal: string;
@@ -25,9 +26,10 @@ interface MensagemRow {
   data_hora: Date;
 }
 
-const COLUNAS = `a.*, (SELECT count(*)::int FROM atendimento_mensagens m WHERE m.id_atendimento = a.id_atendimento) AS total_mensagens`;
+/** The columns of a conversation read from `atendimentos a`, with its message count. */
+export const COLUNAS_ATENDIMENTO = `a.*, (SELECT count(*)::int FROM atendimento_mensagens m WHERE m.id_atendimento = a.id_atendimento) AS total_mensagens`;
 
-function resumido(row: AtendimentoRow): AtendimentoResumidoResponse {
+export function atendimentoResumido(row: AtendimentoRow): AtendimentoResumidoResponse {
   return {
     idAtendimento: row.id_atendimento,
     idLoja: row.id_loja,
@@ -47,30 +49,18 @@ function mensagemResponse(row: MensagemRow): MensagemAtendimentoResponse {
   return { idMensagem: row.id_mensagem, direcao: row.direcao, remetente: row.remetente, mensagem: row.mensagem, dataHora: row.data_hora.toISOString() };
 }
 
-/** Reads of the conversations' read model, always within the caller's store. */
+/** A conversation of the caller's store, with its messages in order, from the read model. */
 @Injectable()
-export class AtendimentosQueries {
+export class LeituraDeAtendimento {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async ler(idLoja: number, idAtendimento: string): Promise<AtendimentoResponse> {
-    const [row] = await this.dataSource.query<AtendimentoRow[]>(`SELECT ${COLUNAS} FROM atendimentos a WHERE id_atendimento = $1 AND id_loja = $2`, [idAtendimento, idLoja]);
+    const [row] = await this.dataSource.query<AtendimentoRow[]>(`SELECT ${COLUNAS_ATENDIMENTO} FROM atendimentos a WHERE id_atendimento = $1 AND id_loja = $2`, [idAtendimento, idLoja]);
     if (!row) throw new NotFoundException('Atendimento não encontrado.');
     const mensagens = await this.dataSource.query<MensagemRow[]>(
       `SELECT id_mensagem, direcao, remetente, mensagem, data_hora FROM atendimento_mensagens WHERE id_atendimento = $1 ORDER BY posicao`,
       [idAtendimento],
     );
-    return { ...resumido(row), mensagens: mensagens.map(mensagemResponse) };
-  }
-
-  async listar(idLoja: number, filtro: { status?: string; pagina: number; porPagina: number }): Promise<AtendimentosPaginaResponse> {
-    const { status, pagina, porPagina } = filtro;
-    const params: unknown[] = status ? [idLoja, status] : [idLoja];
-    const where = status ? 'id_loja = $1 AND status = $2' : 'id_loja = $1';
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM atendimentos WHERE ${where}`, params);
-    const rows = await this.dataSource.query<AtendimentoRow[]>(
-      `SELECT ${COLUNAS} FROM atendimentos a WHERE ${where} ORDER BY data_abertura DESC, id_atendimento LIMIT ${porPagina} OFFSET ${(pagina - 1) * porPagina}`,
-      params,
-    );
-    return { pagina, porPagina, total, totalPaginas: Math.ceil(total / porPagina), atendimentos: rows.map(resumido) };
+    return { ...atendimentoResumido(row), mensagens: mensagens.map(mensagemResponse) };
   }
 }

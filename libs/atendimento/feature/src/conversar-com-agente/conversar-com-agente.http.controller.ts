@@ -1,15 +1,14 @@
-import { Body, Controller, HttpCode, NotFoundException, Param, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { ID_MAX } from '../novo-id';
-import { ConversarHandler } from './conversar.handler';
-import { ConversarRequest } from './conversar.request';
-import { ConversarResponse } from './conversar.response';
+import { ConversarComAgenteHandler } from './conversar-com-agente.handler';
+import { ConversarRequest } from './conversar-com-agente.request';
+import { ConversarResponse } from './conversar-com-agente.response';
 
 @ApiTags('Agentes')
 @Controller('agentes/:idAgente/conversar')
-export class ConversarHttpController {
-  constructor(private readonly handler: ConversarHandler) {}
+export class ConversarComAgenteHttpController {
+  constructor(private readonly handler: ConversarComAgenteHandler) {}
 
   @Post()
   @HttpCode(200)
@@ -20,7 +19,6 @@ export class ConversarHttpController {
   @ApiOkResponse({ type: ConversarResponse })
   @ApiConflictResponse({ description: 'O atendimento informado está encerrado.' })
   conversar(@IdLoja() idLoja: number, @Param('idAgente') idAgente: string, @Body() body: ConversarRequest): Promise<ConversarResponse> {
-    if (idAgente.length > ID_MAX) throw new NotFoundException('Agente não encontrado.');
     return this.handler.execute(idLoja, idAgente, body);
   }
 }

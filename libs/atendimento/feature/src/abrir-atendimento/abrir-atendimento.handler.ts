@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { AtendimentoCommands } from '../shared/atendimento-commands';
+import type { AtendimentoCriadoResponse } from '../shared/atendimento.response';
+import { novoId } from '../shared/novo-id';
+import type { AbrirAtendimentoRequest } from './abrir-atendimento.request';
+
+/** Opens a conversation (status aberto) and, with `mensagem`, records it as the customer's first message. */
+@Injectable()
+export class AbrirAtendimentoHandler {
+  constructor(private readonly commands: AtendimentoCommands) {}
+
+  async execute(idLoja: number, body: AbrirAtendimentoRequest): Promise<AtendimentoCriadoResponse> {
+    const idAtendimento = novoId();
+    const { nome, telefone = null, email = null } = body.dadosCliente;
+    const [criado] = await this.commands.executar(idAtendimento, idLoja, {
+      acao: 'abrir',
+      idAtendimento,
+      idLoja,
+      canal: body.canal,
+      tipo: body.tipo,
+      dadosCliente: { nome, telefone, email },
+      idPedido: body.idPedido ?? null,
+      mensagemInicial: body.mensagem == null ? null : { idMensagem: novoId(), mensagem: body.mensagem },
+      agora: new Date().toISOString(),
+    });
+    if (criado.type !== 'atendimento.criado') throw new Error(`unexpected ${criado.type}`);
+    const { idPedido: _interno, ...dados } = criado.data;
+    return dados;
+  }
+}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import type { Agente } from '@trilha/atendimento-domain';
+import { AgenteCommands } from '../shared/agente-commands';
+import type { AgenteResponse } from '../shared/agente.response';
+import { novoId } from '../shared/novo-id';
+import type { CriarAgenteRequest } from './criar-agente.request';
+
+/** Creates an FAQ agent (skill faq) of the store. */
+@Injectable()
+export class CriarAgenteHandler {
+  constructor(private readonly commands: AgenteCommands) {}
+
+  async execute(idLoja: number, body: CriarAgenteRequest): Promise<AgenteResponse> {
+    const agente: Agente = {
+      idAgente: novoId(),
+      idLoja,
+      nome: body.nome,
+      descricao: body.descricao,
+      habilidades: ['faq'],
+      faq: body.faq.map(({ pergunta, resposta }) => ({ pergunta, resposta })),
+      ativo: true,
+      criadoEm: new Date().toISOString(),
+    };
+    await this.commands.criar(agente);
+    const { idAgente, nome, descricao, habilidades, ativo } = agente;
+    return { idAgente, nome, descricao, habilidades, ativo };
+  }
+}

@@ -1,0 +1,20 @@
+import { Injectable, NotFoundException } from '@nestjs/common';
+import { AtendimentoCommands } from '../shared/atendimento-commands';
+import type { MensagemAtendimentoResponse } from '../shared/atendimento.response';
+import { ID_MAX, novoId } from '../shared/novo-id';
+import type { RegistrarMensagemRequest } from './registrar-mensagem.request';
+
+/** Records a message in an open conversation (409 once it is closed). */
+@Injectable()
+export class RegistrarMensagemHandler {
+  constructor(private readonly commands: AtendimentoCommands) {}
+
+  async execute(idLoja: number, idAtendimento: string, body: RegistrarMensagemRequest): Promise<MensagemAtendimentoResponse> {
+    if (idAtendimento.length > ID_MAX) throw new NotFoundException('Atendimento não encontrado.');
+    const idMensagem = novoId();
+    const agora = new Date().toISOString();
+    const { direcao, remetente, mensagem } = body;
+    await this.commands.executar(idAtendimento, idLoja, { acao: 'registrarMensagens', idLoja, agora, mensagens: [{ idMensagem, direcao, remetente, mensagem }] });
+    return { idMensagem, direcao, remetente, mensagem, dataHora: agora };
+  }
+}

@@ -1,0 +1,27 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
+import { LOJAS_CONTRACT, TOPICS, type LojaMessage } from '@trilha/contracts';
+import { MessageConsumer } from '@trilha/event-store';
+import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
+import { manterLojaConhecida } from './manter-loja-conhecida';
+
+export const LOJAS_CONHECIDAS_CONSUMER = 'delivery.lojas-conhecidas';
+
+/**
+ * Two things from `lojas.events.v1`, in one transaction per store event (one commit, not two):
+ * the service's view of stores (`manterLojaConhecida`), and, for `aplicativo.removido`, the
+ * notification to the store (docs/API.md section 7, `registrarNotificacao`).
+ */
+@Controller()
+export class LojasConhecidasERemocaoDoAplicativoMessageController {
+  constructor(private readonly consumer: MessageConsumer) {}
+
+  @EventPattern(TOPICS.lojas)
+  onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
+    return this.consumer.consume<LojaMessage>(LOJAS_CONHECIDAS_CONSUMER, context, LOJAS_CONTRACT, async (event, manager) => {
+      // The notification first: it takes the store's delivery lock, which comes before any row lock.
+      if (event.type === 'aplicativo.removido') await registrarNotificacao(manager, event);
+      await manterLojaConhecida(event, manager);
+    });
+  }
+}
