@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AtendimentoCommands } from '../shared/atendimento-commands';
-import type { AtendimentoCriadoResponse } from '../shared/atendimento.response';
-import { novoId } from '../shared/novo-id';
+import { AtendimentoCommands, type AtendimentoCriadoResponse, novoId } from '../shared';
 import type { AbrirAtendimentoRequest } from './abrir-atendimento.request';
 
 /** Opens a conversation (status aberto) and, with `mensagem`, records it as the customer's first message. */

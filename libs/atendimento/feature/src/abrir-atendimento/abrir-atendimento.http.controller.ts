@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { AtendimentoCriadoResponse } from '../shared/atendimento.response';
+import { AtendimentoCriadoResponse } from '../shared';
 import { AbrirAtendimentoHandler } from './abrir-atendimento.handler';
 import { AbrirAtendimentoRequest } from './abrir-atendimento.request';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { assistenteDeRastreio } from '@trilha/atendimento-domain';
-import { AgenteCommands } from '../shared/agente-commands';
+import { AgenteCommands } from '../shared';
 
 /**
  * Gives a new store its built-in "Assistente de rastreio". The agent's stream id comes from the

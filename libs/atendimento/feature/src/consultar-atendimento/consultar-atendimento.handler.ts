@@ -1,7 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import type { AtendimentoResponse } from '../shared/atendimento.response';
-import { LeituraDeAtendimento } from '../shared/leitura-de-atendimento';
-import { ID_MAX } from '../shared/novo-id';
+import { type AtendimentoResponse, LeituraDeAtendimento, ID_MAX } from '../shared';
 
 /** One conversation of the store, with its messages in order. */
 @Injectable()

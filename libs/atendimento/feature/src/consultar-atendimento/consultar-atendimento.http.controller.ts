@@ -1,7 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { AtendimentoResponse } from '../shared/atendimento.response';
+import { AtendimentoResponse } from '../shared';
 import { ConsultarAtendimentoHandler } from './consultar-atendimento.handler';
 
 @ApiTags('Atendimentos')

@@ -3,11 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { MENSAGEM_MAX } from '@trilha/contracts';
 import { falaDePedido, idAssistenteDeRastreio, identificadoresCandidatos, REMETENTE_CLIENTE, responder, type FaqIndex, type Habilidade } from '@trilha/atendimento-domain';
-import { AgenteCommands } from '../shared/agente-commands';
-import { AtendimentoCommands } from '../shared/atendimento-commands';
-import { IndicesFaq } from '../shared/indices-faq';
-import { ID_MAX, novoId } from '../shared/novo-id';
-import { RastreioPedidos } from '../shared/rastreio-pedidos.query';
+import { AgenteCommands, AtendimentoCommands, IndicesFaq, ID_MAX, novoId, RastreioPedidos } from '../shared';
 import type { ConversarRequest } from './conversar-com-agente.request';
 import type { ConversarResponse } from './conversar-com-agente.response';
 

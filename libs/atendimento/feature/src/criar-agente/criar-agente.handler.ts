@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Agente } from '@trilha/atendimento-domain';
-import { AgenteCommands } from '../shared/agente-commands';
-import type { AgenteResponse } from '../shared/agente.response';
-import { novoId } from '../shared/novo-id';
+import { AgenteCommands, type AgenteResponse, novoId } from '../shared';
 import type { CriarAgenteRequest } from './criar-agente.request';
 
 /** Creates an FAQ agent (skill faq) of the store. */

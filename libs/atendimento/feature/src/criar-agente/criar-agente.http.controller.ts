@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { AgenteResponse } from '../shared/agente.response';
+import { AgenteResponse } from '../shared';
 import { CriarAgenteHandler } from './criar-agente.handler';
 import { CriarAgenteRequest } from './criar-agente.request';
 

@@ -1,8 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { AtendimentoCommands } from '../shared/atendimento-commands';
-import type { AtendimentoResponse } from '../shared/atendimento.response';
-import { LeituraDeAtendimento } from '../shared/leitura-de-atendimento';
-import { ID_MAX } from '../shared/novo-id';
+import { AtendimentoCommands, type AtendimentoResponse, LeituraDeAtendimento, ID_MAX } from '../shared';
 import type { EncerrarAtendimentoRequest } from './encerrar-atendimento.request';
 
 /** Closes a conversation with the summary given or, without one, one the domain writes; answers with the closed conversation. */

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { AtendimentoResponse } from '../shared/atendimento.response';
+import { AtendimentoResponse } from '../shared';
 import { EncerrarAtendimentoHandler } from './encerrar-atendimento.handler';
 import { EncerrarAtendimentoRequest } from './encerrar-atendimento.request';
 

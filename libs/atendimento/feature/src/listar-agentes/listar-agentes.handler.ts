@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { idAssistenteDeRastreio, type Habilidade } from '@trilha/atendimento-domain';
-import { AgenteCommands } from '../shared/agente-commands';
-import type { AgentesResponse } from '../shared/agente.response';
+import { AgenteCommands, type AgentesResponse } from '../shared';
 
 interface AgenteRow {
   id_agente: string;

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { AgentesResponse } from '../shared/agente.response';
+import { AgentesResponse } from '../shared';
 import { ListarAgentesHandler } from './listar-agentes.handler';
 
 @ApiTags('Agentes')

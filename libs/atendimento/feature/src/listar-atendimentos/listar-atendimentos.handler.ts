@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { AtendimentosPaginaResponse } from '../shared/atendimento.response';
-import { atendimentoResumido, COLUNAS_ATENDIMENTO, type AtendimentoRow } from '../shared/leitura-de-atendimento';
+import { type AtendimentosPaginaResponse, atendimentoResumido, COLUNAS_ATENDIMENTO, type AtendimentoRow } from '../shared';
 import type { ListarAtendimentosQuery } from './listar-atendimentos.request';
 
 /** The store's conversations, newest first, a page at a time. */

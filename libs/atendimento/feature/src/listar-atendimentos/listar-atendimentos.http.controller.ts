@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { AtendimentosPaginaResponse } from '../shared/atendimento.response';
+import { AtendimentosPaginaResponse } from '../shared';
 import { ListarAtendimentosHandler } from './listar-atendimentos.handler';
 import { ListarAtendimentosQuery } from './listar-atendimentos.request';
 

@@ -5,7 +5,7 @@ import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-
 import { descreverPedido } from '@trilha/atendimento-domain';
 import { testStack } from '@trilha/testing';
 import { RastreioPedidos1732000000310 } from './1732000000310-rastreio-pedidos';
-import { RastreioPedidos } from '../shared/rastreio-pedidos.query';
+import { RastreioPedidos } from '../shared';
 import { aplicarEventoDeRastreio } from './aplicar-evento-de-rastreio';
 
 /** The agents' tracking view against the real PostgreSQL, fed with contract-shaped tracking events. */

@@ -1,7 +1,5 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { AtendimentoCommands } from '../shared/atendimento-commands';
-import type { MensagemAtendimentoResponse } from '../shared/atendimento.response';
-import { ID_MAX, novoId } from '../shared/novo-id';
+import { AtendimentoCommands, type MensagemAtendimentoResponse, ID_MAX, novoId } from '../shared';
 import type { RegistrarMensagemRequest } from './registrar-mensagem.request';
 
 /** Records a message in an open conversation (409 once it is closed). */

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { MensagemAtendimentoResponse } from '../shared/atendimento.response';
+import { MensagemAtendimentoResponse } from '../shared';
 import { RegistrarMensagemHandler } from './registrar-mensagem.handler';
 import { RegistrarMensagemRequest } from './registrar-mensagem.request';
 

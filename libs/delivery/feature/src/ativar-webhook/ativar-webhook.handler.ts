@@ -1,10 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { travarLojas } from '../shared/banco';
-import { VerificacaoUrl } from '../shared/verificacao';
-import { webhookComSaude, webhookDaLoja, webhookResponse } from '../shared/webhooks';
-import type { WebhookResponse } from '../shared/webhook.response';
+import { travarLojas, VerificacaoUrl, webhookComSaude, webhookDaLoja, webhookResponse, type WebhookResponse } from '../shared';
 
 /**
  * POST /webhook/ativar: the registered URL passes the verification again, as at registration,

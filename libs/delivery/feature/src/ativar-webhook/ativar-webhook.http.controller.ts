@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { WebhookResponse } from '../shared/webhook.response';
+import { WebhookResponse } from '../shared';
 import { AtivarWebhookHandler } from './ativar-webhook.handler';
 
 @ApiTags('Webhook')

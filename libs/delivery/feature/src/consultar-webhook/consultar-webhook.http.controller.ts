@@ -3,8 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { DataSource } from 'typeorm';
 import { IdLoja } from '@trilha/http';
-import { WebhookResponse } from '../shared/webhook.response';
-import { webhookComSaude, webhookResponse } from '../shared/webhooks';
+import { WebhookResponse, webhookComSaude, webhookResponse } from '../shared';
 
 @ApiTags('Webhook')
 @ApiBearerAuth()

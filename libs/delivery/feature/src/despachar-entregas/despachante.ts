@@ -2,8 +2,7 @@ import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from 
 import { Client } from 'pg';
 import { Gauge } from 'prom-client';
 import { requestContext } from '@trilha/observability';
-import { CANAL_ENTREGAS } from '../shared/banco';
-import { TIMEOUT_MS, type WebhookClient } from '../shared/webhook.client';
+import { CANAL_ENTREGAS, TIMEOUT_MS, type WebhookClient } from '../shared';
 import type { Concluida, EntregasDevidas, Reivindicada } from './entregas-devidas';
 
 /** Attempts one replica runs at once. */

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { sleep } from '@trilha/testing';
 import { RemoverWebhookHandler } from '../remover-webhook/remover-webhook.handler';
-import type { ResultadoEnvio } from '../shared/webhook.client';
+import { type ResultadoEnvio } from '../shared';
+import { AGENDA, bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
 import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
-import { AGENDA, bancoDeEntregas } from '../shared/banco-de-entregas.fixture';
 
 const falha = (statusHttp = 500): ResultadoEnvio => ({ ok: false, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: `status ${statusHttp}, esperado 200`, traceparent: null });
 const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusHttp: 200, duracaoMs: 1, erro: null, traceparent: null });

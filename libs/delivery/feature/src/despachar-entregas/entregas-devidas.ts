@@ -1,9 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { corpoNotificacao, decidirAposTentativa, type EstadoEntrega } from '@trilha/delivery-domain';
-import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared/banco';
-import { COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada } from '../shared/fila';
-import type { ResultadoEnvio } from '../shared/webhook.client';
-import { webhookFromRow, type Webhook, type WebhookRow } from '../shared/webhooks';
+import { CANAL_ENTREGAS, consultaPreparada, travarLojas, COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada, type ResultadoEnvio, webhookFromRow, type Webhook, type WebhookRow } from '../shared';
 import { registrarSaude } from './saude-endpoints';
 
 /** A claimed attempt: the delivery as it was when claimed, and where it goes. */

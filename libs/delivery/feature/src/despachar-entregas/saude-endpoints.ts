@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { evoluirSaude, motivoDesativacao, type SaudeWebhook, type TentativaFeita } from '@trilha/delivery-domain';
-import { desativarWebhook } from '../shared/desativacao';
+import { desativarWebhook } from '../shared';
 
 /** A finished attempt to a webhook, as its endpoint's health counts it. */
 export interface TentativaAoEndpoint extends TentativaFeita {

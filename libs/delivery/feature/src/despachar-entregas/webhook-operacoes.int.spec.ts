@@ -2,9 +2,9 @@ import type { DataSource } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
 import { sleep } from '@trilha/testing';
 import { RecuperarEntregasHandler } from '../recuperar-entregas/recuperar-entregas.handler';
-import type { ResultadoEnvio } from '../shared/webhook.client';
+import { type ResultadoEnvio } from '../shared';
+import { bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
 import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
-import { bancoDeEntregas } from '../shared/banco-de-entregas.fixture';
 
 const resultado = (statusHttp: number): ResultadoEnvio => ({ ok: statusHttp === 200, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: statusHttp === 200 ? null : `status ${statusHttp}, esperado 200`, traceparent: null });
 

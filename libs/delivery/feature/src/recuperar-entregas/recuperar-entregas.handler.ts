@@ -2,8 +2,7 @@ import { ConflictException, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { InvalidInputException } from '@trilha/http';
-import { avisarEntregas, travarLojas } from '../shared/banco';
-import { webhookDaLoja } from '../shared/webhooks';
+import { avisarEntregas, travarLojas, webhookDaLoja } from '../shared';
 import { RECUPERACAO_MAX_DIAS, type RecuperacaoResponse } from './recuperar-entregas.request';
 
 const DIA_MS = 86_400_000;

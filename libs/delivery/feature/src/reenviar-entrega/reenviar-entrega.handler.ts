@@ -1,9 +1,7 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { avisarEntregas, travarLojas } from '../shared/banco';
-import { webhookDaLoja } from '../shared/webhooks';
-import { ehUuid } from '../shared/uuid';
+import { avisarEntregas, travarLojas, webhookDaLoja, ehUuid } from '../shared';
 import type { EntregaResponse } from '../listar-entregas/entrega.response';
 import { entregasComTentativas } from '../listar-entregas/entregas.query';
 

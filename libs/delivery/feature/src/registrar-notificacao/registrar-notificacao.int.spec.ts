@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { FLAGS_PADRAO } from '@trilha/delivery-domain';
-import { bancoDeEntregas } from '../shared/banco-de-entregas.fixture';
-import { webhookDaLoja } from '../shared/webhooks';
+import { webhookDaLoja } from '../shared';
+import { bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
 import { registrarNotificacao } from './registrar-notificacao';
 
 describe('registrarNotificacao in PostgreSQL: the registration flags', () => {

@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
 import { FLAG_DO_EVENTO, FLAGS_PADRAO } from '@trilha/delivery-domain';
 import { currentTraceparent } from '@trilha/observability';
-import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared/banco';
+import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared';
 
 export type Destino = 'webhook' | 'fila' | 'desligado';
 

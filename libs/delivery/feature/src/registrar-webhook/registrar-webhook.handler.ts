@@ -3,10 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { flagsComPadrao, gerarSegredo } from '@trilha/delivery-domain';
-import { travarLojas } from '../shared/banco';
-import { VerificacaoUrl } from '../shared/verificacao';
-import { webhookComSaude, webhookResponse } from '../shared/webhooks';
-import type { WebhookCadastradoResponse } from '../shared/webhook.response';
+import { travarLojas, VerificacaoUrl, webhookComSaude, webhookResponse, type WebhookCadastradoResponse } from '../shared';
 import type { RegistrarWebhookRequest } from './registrar-webhook.request';
 
 /**

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { WebhookCadastradoResponse } from '../shared/webhook.response';
+import { WebhookCadastradoResponse } from '../shared';
 import { RegistrarWebhookHandler } from './registrar-webhook.handler';
 import { RegistrarWebhookRequest } from './registrar-webhook.request';
 

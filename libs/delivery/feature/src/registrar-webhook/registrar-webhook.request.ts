@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import type { FlagsEvento } from '@trilha/delivery-domain';
-import { propriedadesDasFlags } from '../shared/propriedades-das-flags';
+import { propriedadesDasFlags } from '../shared';
 
 /** POST /webhook/novo: the URL, and each flag of NOTIFICATIONS, optional with its default. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface below gives the type of the properties propriedadesDasFlags declares

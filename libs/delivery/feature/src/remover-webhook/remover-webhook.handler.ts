@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { travarLojas } from '../shared/banco';
-import { COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada } from '../shared/fila';
+import { travarLojas, COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada } from '../shared';
 
 /**
  * DELETE /webhook: without a webhook every event goes to the queue (docs/API.md section 7), so

@@ -2,9 +2,7 @@ import { Inject, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { gerarSegredo } from '@trilha/delivery-domain';
-import { travarLojas } from '../shared/banco';
-import { DELIVERY_OPTIONS, type DeliveryOptions } from '../shared/delivery.options';
-import type { SegredoRotacionadoResponse } from '../shared/webhook.response';
+import { travarLojas, DELIVERY_OPTIONS, type DeliveryOptions, type SegredoRotacionadoResponse } from '../shared';
 
 /**
  * POST /webhook/segredo/rotacionar: a new secret signs from now on; the current one keeps

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdLoja } from '@trilha/http';
-import { SegredoRotacionadoResponse } from '../shared/webhook.response';
+import { SegredoRotacionadoResponse } from '../shared';
 import { RotacionarSegredoHandler } from './rotacionar-segredo.handler';
 
 @ApiTags('Webhook')
