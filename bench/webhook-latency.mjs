@@ -4,14 +4,16 @@
 //   Target: p50 ≤ 50 ms, p99 ≤ 250 ms at 200 events/s, on this 2-core machine with
 //   the whole stack running.
 //
-//   node bench/webhook-latency.mjs [--rate=200 --duration=30 --warmup=5 --stores=200 --source=gateway|kafka --keep]
+//   node bench/webhook-latency.mjs [--rate=200 --duration=30 --warmup=5 --stores=200 --source=gateway|atendimento|kafka --keep]
 //
 // It starts its own durable stack (fast: false, as in production), creates stores through the
 // HTTPS API, registers each one's webhook at a receiver on loopback (a child process answering
 // 200 at once), then sends events at a fixed rate (see eventSource): by default through the
 // gateway (POST /admin/lojas/{idLoja}/aplicativo/remover commits one `aplicativo.removido`,
 // which its outbox relay takes to Kafka), or with --source=kafka straight to
-// atendimento.events.v1. The delivery service records and pushes each one. Latency = arrival
+// atendimento.events.v1, or with --source=atendimento as a store opens conversations
+// (POST /v1/atendimentos with its token: gateway, atendimento service and its outbox, Kafka, the
+// delivery service, the webhook of `atendimento.criado`). The delivery service records and pushes each one. Latency = arrival
 // at the receiver − the event's commit (gateway.events.occurred_at, the INSERT's
 // clock_timestamp) or publish time; both clocks are this machine's. Figures per stage come
 // from the delivery service's inbox and its deliveries' first attempts.
@@ -41,6 +43,28 @@ const DRAIN_TIMEOUT_MS = 15_000;
  * measures the delivery service alone; the first, the whole way from a committed event.
  */
 function eventSource(kind, { api, adminKey, stores, db, kafkaBrokers }) {
+  if (kind === 'atendimento') {
+    return {
+      fire: async (i) => {
+        const { token } = stores[i % stores.length];
+        const response = await api('POST', '/atendimentos', {
+          token,
+          headers: clientAddress(),
+          body: { canal: 'chat', tipo: 'duvida', dadosCliente: { nome: `Cliente ${i}` } },
+        });
+        return response.status === 201 ? response.body.idAtendimento : undefined;
+      },
+      async committed(accepted) {
+        const { rows } = await db.query(
+          `SELECT event_id::text AS id, occurred_at FROM atendimento.events
+           WHERE type = 'atendimento.criado' AND stream_id = ANY($1::text[])`,
+          [accepted.map((idAtendimento) => `atendimento-${idAtendimento}`)],
+        );
+        return new Map(rows.map((row) => [row.id, row.occurred_at.getTime()]));
+      },
+      close: async () => undefined,
+    };
+  }
   if (kind === 'gateway') {
     return {
       fire: async (i) => {
@@ -79,6 +103,14 @@ function eventSource(kind, { api, adminKey, stores, db, kafkaBrokers }) {
     close: () => producer.disconnect(),
   };
 }
+
+/** What each --source sends, and where its latency starts. */
+const SOURCE_DESCRIPTIONS = {
+  gateway: { from: 'committed (api-gateway)', load: 'aplicativo.removido via the operator route' },
+  atendimento: { from: 'committed (atendimento-service)', load: 'POST /v1/atendimentos with a store token, atendimento.criado notified' },
+  kafka: { from: 'produced to Kafka', load: 'atendimento.mensagem produced to atendimento.events.v1' },
+};
+if (!SOURCE_DESCRIPTIONS[args.source]) throw new Error(`--source must be one of ${Object.keys(SOURCE_DESCRIPTIONS).join(', ')}`);
 
 const bench = await benchStack('webhook-latency', BASE_PORTS.delivery, { keep: args.keep });
 
@@ -152,11 +184,11 @@ await bench.run(async () => {
     const pass = p50 <= TARGET.p50 && p99 <= TARGET.p99 && missing === 0 && refused === 0 && achieved >= args.rate * 0.98;
     process.stdout.write([
       '',
-      `Webhook latency: event ${args.source === 'gateway' ? 'committed (api-gateway)' : 'produced to Kafka'} → webhook received (HTTPS receiver on loopback)`,
+      `Webhook latency: event ${SOURCE_DESCRIPTIONS[args.source].from} → webhook received (HTTPS receiver on loopback)`,
       `  date            ${facts.date}`,
       `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
       `  stack           durable (PostgreSQL fsync on), log level warn, one replica of each service, ${stores.length} stores with a webhook`,
-      `  offered load    ${args.rate} events/s for ${args.duration} s after ${args.warmup} s warm-up (open loop; ${args.source === 'gateway' ? 'aplicativo.removido via the operator route' : 'atendimento.mensagem produced to atendimento.events.v1'})`,
+      `  offered load    ${args.rate} events/s for ${args.duration} s after ${args.warmup} s warm-up (open loop; ${SOURCE_DESCRIPTIONS[args.source].load})`,
       `  achieved rate   ${achieved.toFixed(1)} events/s in the measured window (${loop.requests} in ${loop.sendSeconds.toFixed(1)} s), ${refused} not accepted`,
       `  webhooks        ${committed.size} events committed, ${latencies.length} received, ${missing} missing, ${duplicates.length} received twice`,
       `  latency         ${latencyLine(latencies)}`,

@@ -12,14 +12,14 @@ export const fmt = (ms) => (Number.isFinite(ms) ? `${ms.toFixed(1)} ms` : 'n/a')
  * all below Linux's ephemeral range (32768–60999), where an outgoing connection may hold any
  * port. The tracking and delivery benchmarks share theirs: run those one at a time.
  */
-const TRACKING_AND_DELIVERY_PORTS = { gateway: 21343, kafka: 21392, postgres: 21332, redis: 21379, ops: 21380 };
+const TRACKING_AND_DELIVERY_PORTS = { gateway: 21343, kafka: 21392, postgres: 21332, redis: 21379, zipkin: 21311, ops: 21380 };
 export const BASE_PORTS = {
-  agente: { gateway: 20543, kafka: 20592, postgres: 20532, redis: 20579, ops: 20580 },
-  atendimento: { gateway: 20743, kafka: 20792, postgres: 20732, redis: 20779, ops: 20780 },
-  events: { gateway: 20943, kafka: 20992, postgres: 20932, redis: 20979, ops: 20980 },
-  startup: { gateway: 21143, kafka: 21192, postgres: 21132, redis: 21179, ops: 21180 },
+  agente: { gateway: 20543, kafka: 20592, postgres: 20532, redis: 20579, zipkin: 20511, ops: 20580 },
+  atendimento: { gateway: 20743, kafka: 20792, postgres: 20732, redis: 20779, zipkin: 20711, ops: 20780 },
+  events: { gateway: 20943, kafka: 20992, postgres: 20932, redis: 20979, zipkin: 20911, ops: 20980 },
+  startup: { gateway: 21143, kafka: 21192, postgres: 21132, redis: 21179, zipkin: 21111, ops: 21180 },
   // bench/pipeline-ceiling.mjs starts only the infrastructure (Kafka, PostgreSQL, Redis).
-  ceiling: { gateway: 21543, kafka: 21592, postgres: 21532, redis: 21579, ops: 21580 },
+  ceiling: { gateway: 21543, kafka: 21592, postgres: 21532, redis: 21579, zipkin: 21511, ops: 21580 },
   tracking: TRACKING_AND_DELIVERY_PORTS,
   delivery: TRACKING_AND_DELIVERY_PORTS,
 };
