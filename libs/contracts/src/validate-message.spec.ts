@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ATENDIMENTO_CONTRACT, InvalidMessageError, parseEventMessage, schemaVersionWritten, type AtendimentoCriadoData, type EventEnvelope, type TopicContract } from '.';
+import { ATENDIMENTO_CONTRACT, InvalidMessageError, messagesOn, parseEventMessage, schemaVersionWritten, type AtendimentoCriadoData, type EventEnvelope, type TopicContract } from '.';
 
 const data = {
   idAtendimento: 'a1',
@@ -52,5 +52,7 @@ describe('parseEventMessage, a tolerant reader', () => {
   it('has producers write the newest version listed', () => {
     expect(schemaVersionWritten({ x: { data: Object, schemaVersions: [1, 2] } }, 'x')).toBe(2);
     expect(() => schemaVersionWritten(ATENDIMENTO_CONTRACT, 'x')).toThrow('no contract for event type x');
+    const onX = messagesOn('x.v2', { x: { data: Object, schemaVersions: [1, 2] } });
+    expect(onX('x', { a: 1 })).toEqual({ topic: 'x.v2', schemaVersion: 2, data: { a: 1 } });
   });
 });

@@ -27,6 +27,15 @@ export function schemaVersionWritten(contract: TopicContract, type: string): num
   return versions[versions.length - 1];
 }
 
+/**
+ * The messages a producer writes on `topic` for the event types of `contract`: each in the
+ * version its producers write (`schemaVersionWritten`). A routing adapter calls it once per
+ * topic version it publishes to.
+ */
+export function messagesOn<C extends TopicContract>(topic: string, contract: C): (type: keyof C & string, data: object) => { topic: string; schemaVersion: number; data: object } {
+  return (type, data) => ({ topic, schemaVersion: schemaVersionWritten(contract, type), data });
+}
+
 export class InvalidMessageError extends Error {
   constructor(readonly problems: string[]) {
     super(`invalid message: ${problems.join('; ')}`);

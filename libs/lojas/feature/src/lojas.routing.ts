@@ -1,13 +1,13 @@
 import {
   LOJAS_CONTRACT,
-  schemaVersionWritten,
+  messagesOn,
   TOPICS,
   type AplicativoRemovidoData,
   type LojaAtivadaData,
   type LojaCriadaData,
   type LojaDesativadaData,
 } from '@trilha/contracts';
-import type { OutboxMessage, OutboxRouting } from '@trilha/event-store';
+import type { OutboxRouting } from '@trilha/event-store';
 import type { LojaEvent } from '@trilha/lojas-domain';
 
 type Dados<T extends LojaEvent['type']> = Extract<LojaEvent, { type: T }>['data'];
@@ -34,17 +34,18 @@ export function aplicativoRemovidoV1({ idLoja, dataRemocao }: Dados<'aplicativo.
   return { idLoja, dataRemocao };
 }
 
+const v1 = messagesOn(TOPICS.lojas, LOJAS_CONTRACT);
+
 /** Every store event goes to `lojas.events.v1`. */
 export const lojasRouting: OutboxRouting<LojaEvent> = (event) => {
-  const v1 = (data: object): OutboxMessage => ({ topic: TOPICS.lojas, schemaVersion: schemaVersionWritten(LOJAS_CONTRACT, event.type), data });
   switch (event.type) {
     case 'loja.criada':
-      return [v1(lojaCriadaV1(event.data))];
+      return [v1(event.type, lojaCriadaV1(event.data))];
     case 'loja.desativada':
-      return [v1(lojaDesativadaV1(event.data))];
+      return [v1(event.type, lojaDesativadaV1(event.data))];
     case 'loja.ativada':
-      return [v1(lojaAtivadaV1(event.data))];
+      return [v1(event.type, lojaAtivadaV1(event.data))];
     case 'aplicativo.removido':
-      return [v1(aplicativoRemovidoV1(event.data))];
+      return [v1(event.type, aplicativoRemovidoV1(event.data))];
   }
 };

@@ -1,12 +1,12 @@
 import {
   ATENDIMENTO_CONTRACT,
-  schemaVersionWritten,
+  messagesOn,
   TOPICS,
   type AtendimentoCriadoData,
   type AtendimentoEncerradoData,
   type AtendimentoMensagemData,
 } from '@trilha/contracts';
-import type { OutboxMessage, OutboxRouting } from '@trilha/event-store';
+import type { OutboxRouting } from '@trilha/event-store';
 import type {
   AtendimentoServiceEvent,
   DadosAtendimentoCriado,
@@ -37,19 +37,20 @@ export function atendimentoEncerradoV1(data: DadosAtendimentoEncerrado): Atendim
   return { idAtendimento, idLoja, canal, status, dataEncerramento, resumo };
 }
 
+const v1 = messagesOn(TOPICS.atendimento, ATENDIMENTO_CONTRACT);
+
 /**
  * Conversation events go to atendimento.events.v1 (keyed by store by the outbox, so one
  * conversation's events stay in order); agent events stay private.
  */
 export const atendimentoRouting: OutboxRouting<AtendimentoServiceEvent> = (event) => {
-  const v1 = (data: object): OutboxMessage => ({ topic: TOPICS.atendimento, schemaVersion: schemaVersionWritten(ATENDIMENTO_CONTRACT, event.type), data });
   switch (event.type) {
     case 'atendimento.criado':
-      return [v1(atendimentoCriadoV1(event.data))];
+      return [v1(event.type, atendimentoCriadoV1(event.data))];
     case 'atendimento.mensagem':
-      return [v1(atendimentoMensagemV1(event.data))];
+      return [v1(event.type, atendimentoMensagemV1(event.data))];
     case 'atendimento.encerrado':
-      return [v1(atendimentoEncerradoV1(event.data))];
+      return [v1(event.type, atendimentoEncerradoV1(event.data))];
     case 'agente.criado':
       return [];
   }

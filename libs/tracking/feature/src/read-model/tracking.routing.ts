@@ -1,12 +1,12 @@
 import {
-  schemaVersionWritten,
+  messagesOn,
   TOPICS,
   TRACKING_CONTRACT,
   type EventoCorrigidoData,
   type EventoRegistradoData,
   type PedidoSalvoData,
 } from '@trilha/contracts';
-import type { OutboxMessage, OutboxRouting } from '@trilha/event-store';
+import type { OutboxRouting } from '@trilha/event-store';
 import type { DadosEventoCorrigido, DadosEventoRegistrado, Pedido, PedidoEvent } from '@trilha/tracking-domain';
 
 /**
@@ -33,15 +33,16 @@ export function eventoRegistradoV1(evento: DadosEventoRegistrado): EventoRegistr
   return { ...eventoCorrigidoV1(evento), origem: evento.origem, encerraVolume: evento.encerraVolume };
 }
 
+const v1 = messagesOn(TOPICS.tracking, TRACKING_CONTRACT);
+
 /** Every event of an order goes to `tracking.events.v1`. */
 export const trackingRouting: OutboxRouting<PedidoEvent> = (event) => {
-  const v1 = (data: object): OutboxMessage => ({ topic: TOPICS.tracking, schemaVersion: schemaVersionWritten(TRACKING_CONTRACT, event.type), data });
   switch (event.type) {
     case 'pedido.salvo':
-      return [v1(pedidoSalvoV1(event.data))];
+      return [v1(event.type, pedidoSalvoV1(event.data))];
     case 'rastreio.evento.registrado':
-      return [v1(eventoRegistradoV1(event.data))];
+      return [v1(event.type, eventoRegistradoV1(event.data))];
     case 'rastreio.evento.corrigido':
-      return [v1(eventoCorrigidoV1(event.data))];
+      return [v1(event.type, eventoCorrigidoV1(event.data))];
   }
 };
