@@ -4,7 +4,7 @@ import type { TrackingMessage } from '@trilha/contracts';
 import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
 import { descreverPedido } from '@trilha/atendimento-domain';
 import { testStack } from '@trilha/testing';
-import { RastreioPedidos1732000000310 } from './1732000000310-rastreio-pedidos';
+import { RastreioPedidos1732000000310 } from '../migrations/1732000000310-rastreio-pedidos';
 import { RastreioPedidos } from '../shared';
 import { aplicarEventoDeRastreio } from './aplicar-evento-de-rastreio';
 
