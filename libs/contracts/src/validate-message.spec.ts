@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ATENDIMENTO_CONTRACT, InvalidMessageError, messagesOn, parseEventMessage, schemaVersionWritten, type AtendimentoCriadoData, type EventEnvelope, type TopicContract } from '.';
+import { ATENDIMENTO_CONTRACT, ATENDIMENTO_EVENT_TYPES, InvalidMessageError, messagesOn, parseEventMessage, schemaVersionWritten, type AtendimentoCriadoData, type AtendimentoMessage, type EventEnvelope, type TopicContract } from '.';
 
 const data = {
   idAtendimento: 'a1',
@@ -30,6 +30,12 @@ describe('parseEventMessage, a tolerant reader', () => {
       ATENDIMENTO_CONTRACT,
     );
     expect({ ...parsed, data: { ...parsed.data, dadosCliente: { ...parsed.data.dadosCliente } } }).toEqual({ ...message(), id: parsed.id, data });
+  });
+
+  it('reads a topic message, whose type (derived from the contract) narrows its data by event type', () => {
+    const parsed = parseEventMessage<AtendimentoMessage>(message(), ATENDIMENTO_CONTRACT);
+    const tipo = parsed.type === ATENDIMENTO_EVENT_TYPES.criado ? parsed.data.tipo : undefined;
+    expect(tipo).toBe('duvida');
   });
 
   it('still validates every field it uses', () => {

@@ -20,6 +20,12 @@ export interface EventContract {
 /** The event types of one topic. */
 export type TopicContract = Record<string, EventContract>;
 
+/**
+ * The messages of a topic, derived from its contract: for each event type, the envelope with
+ * that `type` and its payload class as `data`. A union discriminated by `type`.
+ */
+export type TopicMessage<C extends TopicContract> = { [T in keyof C & string]: EventEnvelope<InstanceType<C[T]['data']>, T> }[keyof C & string];
+
 /** The `schemaVersion` producers write for an event type: the newest its contract lists. */
 export function schemaVersionWritten(contract: TopicContract, type: string): number {
   const versions = contract[type]?.schemaVersions;

@@ -1,7 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsObject, IsOptional, IsString, Matches, MaxLength, Min, ValidateNested } from 'class-validator';
-import { EventEnvelope } from '../envelope';
-import type { TopicContract } from '../validate-message';
+import type { TopicContract, TopicMessage } from '../validate-message';
 
 /**
  * Events of `atendimento.events.v1`, published by the atendimento service. Their `data` is
@@ -65,7 +64,4 @@ export const ATENDIMENTO_CONTRACT = {
   [ATENDIMENTO_EVENT_TYPES.encerrado]: { data: AtendimentoEncerradoData, schemaVersions: [1] },
 } satisfies TopicContract;
 
-export type AtendimentoMessage =
-  | EventEnvelope<AtendimentoCriadoData, typeof ATENDIMENTO_EVENT_TYPES.criado>
-  | EventEnvelope<AtendimentoMensagemData, typeof ATENDIMENTO_EVENT_TYPES.mensagem>
-  | EventEnvelope<AtendimentoEncerradoData, typeof ATENDIMENTO_EVENT_TYPES.encerrado>;
+export type AtendimentoMessage = TopicMessage<typeof ATENDIMENTO_CONTRACT>;

@@ -1,6 +1,5 @@
 import { IsInt, IsISO8601, IsString, MaxLength, Min } from 'class-validator';
-import { EventEnvelope } from '../envelope';
-import type { TopicContract } from '../validate-message';
+import type { TopicContract, TopicMessage } from '../validate-message';
 
 /** Events of `lojas.events.v1`: the lifecycle of a store, published by the gateway. */
 export const LOJA_EVENT_TYPES = {
@@ -39,8 +38,4 @@ export const LOJAS_CONTRACT = {
   [LOJA_EVENT_TYPES.aplicativoRemovido]: { data: AplicativoRemovidoData, schemaVersions: [1] },
 } satisfies TopicContract;
 
-export type LojaMessage =
-  | EventEnvelope<LojaCriadaData, typeof LOJA_EVENT_TYPES.criada>
-  | EventEnvelope<LojaDesativadaData, typeof LOJA_EVENT_TYPES.desativada>
-  | EventEnvelope<LojaAtivadaData, typeof LOJA_EVENT_TYPES.ativada>
-  | EventEnvelope<AplicativoRemovidoData, typeof LOJA_EVENT_TYPES.aplicativoRemovido>;
+export type LojaMessage = TopicMessage<typeof LOJAS_CONTRACT>;

@@ -1,6 +1,5 @@
 import { IsBoolean, IsIn, IsISO8601, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { EventEnvelope } from '../envelope';
-import type { TopicContract } from '../validate-message';
+import type { TopicContract, TopicMessage } from '../validate-message';
 
 /**
  * Events of `tracking.events.v1`, published by the tracking service. Every event carries the
@@ -72,7 +71,4 @@ export const TRACKING_CONTRACT = {
   [TRACKING_EVENT_TYPES.eventoCorrigido]: { data: EventoCorrigidoData, schemaVersions: [1] },
 } satisfies TopicContract;
 
-export type TrackingMessage =
-  | EventEnvelope<PedidoSalvoData, typeof TRACKING_EVENT_TYPES.pedidoSalvo>
-  | EventEnvelope<EventoRegistradoData, typeof TRACKING_EVENT_TYPES.eventoRegistrado>
-  | EventEnvelope<EventoCorrigidoData, typeof TRACKING_EVENT_TYPES.eventoCorrigido>;
+export type TrackingMessage = TopicMessage<typeof TRACKING_CONTRACT>;
