@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import { sleep } from '@trilha/testing';
 import { RemoverWebhookHandler } from '../remover-webhook/remover-webhook.handler';
 import { type ResultadoEnvio } from '../shared';
@@ -11,13 +10,8 @@ const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusH
 describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => {
   const banco = bancoDeEntregas();
   const { lojaComWebhook, registrar } = banco;
-  let dataSource: DataSource;
-  let entregas: EntregasDevidas;
-  beforeAll(() => {
-    ({ dataSource, entregas } = banco);
-  });
 
-  const todas = async (limite = 100) => (await entregas.reivindicar(limite, 100, new Map())).reivindicadas;
+  const todas = async (limite = 100) => (await banco.entregas.reivindicar(limite, 100, new Map())).reivindicadas;
   const daLoja = (lista: Reivindicada[], idLoja: number) => lista.filter((entrega) => entrega.idLoja === idLoja);
 
   it('never gives one due delivery to two claims', async () => {
@@ -28,12 +22,12 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     expect(claimed).toHaveLength(6);
     expect(new Set(claimed).size).toBe(6);
     expect(await todas()).toEqual([]);
-    await entregas.concluir([...a, ...b, ...c].map((entrega) => ({ entrega, resultado: sucesso() })));
+    await banco.entregas.concluir([...a, ...b, ...c].map((entrega) => ({ entrega, resultado: sucesso() })));
   });
 
   it('makes a store’s first attempts one after another, in the order of its events, whatever their outcome', async () => {
     // A first retry after 1 s (± 10 %): long enough not to come due during the first claims.
-    const lentas = new EntregasDevidas(dataSource, [1000, 2000], 60_000, 86_400_000);
+    const lentas = new EntregasDevidas(banco.dataSource, [1000, 2000], 60_000, 86_400_000);
     const claim = async () => daLoja((await lentas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
     const idLoja = await lojaComWebhook();
     const eventos = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
@@ -56,18 +50,18 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     const idLoja = await lojaComWebhook();
     for (let n = 0; n < 4; n += 1) await registrar(idLoja);
     // Four retries due at once: fail each first attempt in turn.
-    for (let n = 0; n < 4; n += 1) await entregas.concluir(daLoja(await todas(), idLoja).map((entrega) => ({ entrega, resultado: falha() })));
+    for (let n = 0; n < 4; n += 1) await banco.entregas.concluir(daLoja(await todas(), idLoja).map((entrega) => ({ entrega, resultado: falha() })));
     await sleep(350);
-    expect(daLoja((await entregas.reivindicar(100, 100, new Map([[idLoja, 0]]))).reivindicadas, idLoja)).toEqual([]);
-    const duas = daLoja((await entregas.reivindicar(100, 100, new Map([[idLoja, 2]]))).reivindicadas, idLoja);
+    expect(daLoja((await banco.entregas.reivindicar(100, 100, new Map([[idLoja, 0]]))).reivindicadas, idLoja)).toEqual([]);
+    const duas = daLoja((await banco.entregas.reivindicar(100, 100, new Map([[idLoja, 2]]))).reivindicadas, idLoja);
     expect(duas).toHaveLength(2);
     const resto = daLoja(await todas(), idLoja);
     expect(resto).toHaveLength(2);
-    await entregas.concluir([...duas, ...resto].map((entrega) => ({ entrega, resultado: sucesso() })));
+    await banco.entregas.concluir([...duas, ...resto].map((entrega) => ({ entrega, resultado: sucesso() })));
   });
 
   it('makes an attempt whose lease ended due again, and ignores the late outcome of the old claim', async () => {
-    const curtas = new EntregasDevidas(dataSource, AGENDA, 200, 86_400_000);
+    const curtas = new EntregasDevidas(banco.dataSource, AGENDA, 200, 86_400_000);
     const idLoja = await lojaComWebhook();
     await registrar(idLoja);
     const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
@@ -77,12 +71,12 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     expect(nova.idEntrega).toBe(antiga.idEntrega);
     expect(nova.lease).not.toBe(antiga.lease);
     // The replica that lost its lease reports a success: it changes nothing.
-    await entregas.concluir([{ entrega: antiga, resultado: sucesso() }]);
-    const [linha] = await dataSource.query(`SELECT status, lease FROM entregas WHERE id_entrega = $1`, [nova.idEntrega]);
+    await banco.entregas.concluir([{ entrega: antiga, resultado: sucesso() }]);
+    const [linha] = await banco.dataSource.query(`SELECT status, lease FROM entregas WHERE id_entrega = $1`, [nova.idEntrega]);
     expect(linha).toEqual({ status: 'pendente', lease: nova.lease });
-    expect(await dataSource.query(`SELECT * FROM tentativas WHERE id_entrega = $1`, [nova.idEntrega])).toEqual([]);
-    await entregas.concluir([{ entrega: nova, resultado: sucesso() }]);
-    const [entregue] = await dataSource.query(`SELECT status, lease, proxima_em FROM entregas WHERE id_entrega = $1`, [nova.idEntrega]);
+    expect(await banco.dataSource.query(`SELECT * FROM tentativas WHERE id_entrega = $1`, [nova.idEntrega])).toEqual([]);
+    await banco.entregas.concluir([{ entrega: nova, resultado: sucesso() }]);
+    const [entregue] = await banco.dataSource.query(`SELECT status, lease, proxima_em FROM entregas WHERE id_entrega = $1`, [nova.idEntrega]);
     expect(entregue).toEqual({ status: 'entregue', lease: null, proxima_em: null });
     // Delivered: never due again.
     await sleep(250);
@@ -99,13 +93,13 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
         [entrega] = daLoja(await todas(), idLoja);
       }
       expect(entrega.estado.tentativas).toBe(tentativa - 1);
-      await entregas.concluir([{ entrega, resultado: falha(503) }]);
+      await banco.entregas.concluir([{ entrega, resultado: falha(503) }]);
     }
-    const [linha] = await dataSource.query(`SELECT status, tentativas, proxima_em FROM entregas WHERE id_evento = $1`, [evento.id]);
+    const [linha] = await banco.dataSource.query(`SELECT status, tentativas, proxima_em FROM entregas WHERE id_evento = $1`, [evento.id]);
     expect(linha).toEqual({ status: 'falhou', tentativas: 6, proxima_em: null });
-    expect(await dataSource.query(`SELECT numero, status_http FROM tentativas t JOIN entregas e USING (id_entrega) WHERE e.id_evento = $1 ORDER BY numero`, [evento.id]))
+    expect(await banco.dataSource.query(`SELECT numero, status_http FROM tentativas t JOIN entregas e USING (id_entrega) WHERE e.id_evento = $1 ORDER BY numero`, [evento.id]))
       .toEqual([1, 2, 3, 4, 5, 6].map((numero) => ({ numero, status_http: 503 })));
-    expect(await dataSource.query(`SELECT evento, entrega_falhou, data FROM fila WHERE id_evento = $1`, [evento.id])).toEqual([
+    expect(await banco.dataSource.query(`SELECT evento, entrega_falhou, data FROM fila WHERE id_evento = $1`, [evento.id])).toEqual([
       { evento: 'aplicativo.removido', entrega_falhou: true, data: evento.data },
     ]);
   });
@@ -113,15 +107,15 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
   it('records nothing for a disabled event, and queues events of a store without a webhook', async () => {
     const desligada = await lojaComWebhook({ atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: false });
     const evento = await registrar(desligada);
-    expect(await dataSource.query(`SELECT 1 FROM entregas WHERE id_evento = $1 UNION ALL SELECT 1 FROM fila WHERE id_evento = $1`, [evento.id])).toEqual([]);
+    expect(await banco.dataSource.query(`SELECT 1 FROM entregas WHERE id_evento = $1 UNION ALL SELECT 1 FROM fila WHERE id_evento = $1`, [evento.id])).toEqual([]);
     const semWebhook = await registrar(banco.novaLoja());
-    expect(await dataSource.query(`SELECT entrega_falhou FROM fila WHERE id_evento = $1`, [semWebhook.id])).toEqual([{ entrega_falhou: false }]);
+    expect(await banco.dataSource.query(`SELECT entrega_falhou FROM fila WHERE id_evento = $1`, [semWebhook.id])).toEqual([{ entrega_falhou: false }]);
   });
 
   describe('a webhook removed while an attempt is in flight', () => {
-    const naFila = (idEvento: string) => dataSource.query(`SELECT entrega_falhou FROM fila WHERE id_evento = $1`, [idEvento]);
-    const entrega = (idEvento: string) => dataSource.query(`SELECT status, proxima_em, lease FROM entregas WHERE id_evento = $1`, [idEvento]);
-    const remover = (idLoja: number) => new RemoverWebhookHandler(dataSource).execute(idLoja);
+    const naFila = (idEvento: string) => banco.dataSource.query(`SELECT entrega_falhou FROM fila WHERE id_evento = $1`, [idEvento]);
+    const entrega = (idEvento: string) => banco.dataSource.query(`SELECT status, proxima_em, lease FROM entregas WHERE id_evento = $1`, [idEvento]);
+    const remover = (idLoja: number) => new RemoverWebhookHandler(banco.dataSource).execute(idLoja);
 
     it('lets the attempt’s outcome decide: a 200 delivers it, a failure queues it; the others go to the queue at once', async () => {
       const [entregue, falhada] = [await lojaComWebhook(), await lojaComWebhook()];
@@ -135,7 +129,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
       expect(await naFila(primeiro.id)).toEqual([]);
       expect(await naFila(outro.id)).toEqual([]);
 
-      await entregas.concluir(emVoo.map((e) => ({ entrega: e, resultado: e.idLoja === entregue ? sucesso() : falha() })));
+      await banco.entregas.concluir(emVoo.map((e) => ({ entrega: e, resultado: e.idLoja === entregue ? sucesso() : falha() })));
       expect(await entrega(primeiro.id)).toEqual([{ status: 'entregue', proxima_em: null, lease: null }]);
       expect(await naFila(primeiro.id)).toEqual([]);
       // No retry: without a webhook the failed attempt was the last, and the event is queued.
@@ -144,22 +138,22 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     });
 
     it('queues a delivery whose attempt never reported (its replica died) when it is claimed again', async () => {
-      const curtas = new EntregasDevidas(dataSource, AGENDA, 200, 86_400_000);
+      const curtas = new EntregasDevidas(banco.dataSource, AGENDA, 200, 86_400_000);
       const idLoja = await lojaComWebhook();
       const evento = await registrar(idLoja);
       const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
       await remover(idLoja);
       expect(await naFila(evento.id)).toEqual([]);
       await sleep(250);
-      const { reivindicadas, orfas } = await entregas.reivindicar(100, 100, new Map());
+      const { reivindicadas, orfas } = await banco.entregas.reivindicar(100, 100, new Map());
       expect(daLoja(reivindicadas, idLoja)).toEqual([]);
       const daLojaOrfas = orfas.filter((orfa) => orfa.idLoja === idLoja);
       expect(daLojaOrfas.map((orfa) => orfa.idEntrega)).toEqual([antiga.idEntrega]);
-      await entregas.enfileirarOrfas(daLojaOrfas);
+      await banco.entregas.enfileirarOrfas(daLojaOrfas);
       expect(await naFila(evento.id)).toEqual([{ entrega_falhou: false }]);
       expect(await entrega(evento.id)).toEqual([]);
       // The dead claim's late outcome changes nothing.
-      await entregas.concluir([{ entrega: antiga, resultado: sucesso() }]);
+      await banco.entregas.concluir([{ entrega: antiga, resultado: sucesso() }]);
       expect(await entrega(evento.id)).toEqual([]);
     });
   });

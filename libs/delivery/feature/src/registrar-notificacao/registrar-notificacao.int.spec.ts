@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import { FLAGS_PADRAO } from '@trilha/delivery-domain';
 import { webhookDaLoja } from '../shared';
 import { bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
@@ -8,15 +7,11 @@ describe('registrarNotificacao in PostgreSQL: the registration flags', () => {
   const banco = bancoDeEntregas(4);
   /** A store whose registration has exactly these keys, as a registration stored before a flag existed has. */
   const { lojaComWebhook: lojaComEventos } = banco;
-  let dataSource: DataSource;
-  beforeAll(() => {
-    ({ dataSource } = banco);
-  });
 
   async function aplicativoRemovido(idLoja: number) {
     const event = banco.evento(idLoja);
-    const destino = await dataSource.transaction((manager) => registrarNotificacao(manager, event));
-    const entregas: { status: string }[] = await dataSource.query(`SELECT status FROM entregas WHERE id_evento = $1`, [event.id]);
+    const destino = await banco.dataSource.transaction((manager) => registrarNotificacao(manager, event));
+    const entregas: { status: string }[] = await banco.dataSource.query(`SELECT status FROM entregas WHERE id_evento = $1`, [event.id]);
     return { destino, entregas: entregas.map((entrega) => entrega.status) };
   }
 
@@ -26,13 +21,13 @@ describe('registrarNotificacao in PostgreSQL: the registration flags', () => {
 
     expect(await aplicativoRemovido(idLoja)).toEqual({ destino: 'webhook', entregas: ['pendente'] });
     // GET /webhook shows the flag with its default.
-    expect((await webhookDaLoja(dataSource.manager, idLoja))?.eventos).toEqual({ atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: true });
+    expect((await webhookDaLoja(banco.dataSource.manager, idLoja))?.eventos).toEqual({ atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: true });
   });
 
   it('a flag stored as false still turns its event off', async () => {
     const idLoja = await lojaComEventos({ atendimentoCriado: true, atendimentoMensagem: true, atendimentoEncerrado: true, aplicativo: false });
 
     expect(await aplicativoRemovido(idLoja)).toEqual({ destino: 'desligado', entregas: [] });
-    expect((await webhookDaLoja(dataSource.manager, idLoja))?.eventos.aplicativo).toBe(false);
+    expect((await webhookDaLoja(banco.dataSource.manager, idLoja))?.eventos.aplicativo).toBe(false);
   });
 });
