@@ -1,118 +1,66 @@
-// Benchmark: an event committed → its webhook received by the store's HTTPS endpoint, under a
-// steady open-loop load.
+// Benchmark: an event committed → its webhook received by the store's HTTPS endpoint: latency
+// under a steady open-loop load, capacity under a closed loop, and both against the bare
+// pipeline's ceiling measured in the same run.
 //
-//   Target: p50 ≤ 50 ms, p99 ≤ 250 ms at 200 events/s, on this 2-core machine with
-//   the whole stack running.
+//   Targets: p50 ≤ 50 ms, p99 ≤ 250 ms at 200 events/s (the default source); for a conversation
+//   opened through the API (--source=atendimento --ceiling): capacity ≥ 0.5 × the ceiling's,
+//   p50 ≤ 50 ms and p99 ≤ 250 ms at half that capacity, CPU per event ≤ 2 × the ceiling's.
 //
-//   node bench/webhook-latency.mjs [--rate=200 --duration=30 --warmup=5 --stores=200 --source=gateway|atendimento|kafka --keep]
+//   node bench/webhook-latency.mjs [--mode=rate|capacity|both --rate=200 --duration=30 --warmup=5 --stores=200
+//                                   --connections=64 --source=gateway|atendimento|kafka --ceiling --keep]
 //
 // It starts its own durable stack (fast: false, as in production), creates stores through the
 // HTTPS API, registers each one's webhook at a receiver on loopback (a child process answering
-// 200 at once), then sends events at a fixed rate (see eventSource): by default through the
-// gateway (POST /admin/lojas/{idLoja}/aplicativo/remover commits one `aplicativo.removido`,
-// which its outbox relay takes to Kafka), or with --source=kafka straight to
-// atendimento.events.v1, or with --source=atendimento as a store opens conversations
-// (POST /v1/atendimentos with its token: gateway, atendimento service and its outbox, Kafka, the
-// delivery service, the webhook of `atendimento.criado`). The delivery service records and pushes each one. Latency = arrival
-// at the receiver − the event's commit (gateway.events.occurred_at, the INSERT's
-// clock_timestamp) or publish time; both clocks are this machine's. Figures per stage come
-// from the delivery service's inbox and its deliveries' first attempts.
-import { randomUUID } from 'node:crypto';
+// 200 at once), then sends events (lib/webhook-sources.mjs): by default through the gateway
+// (POST /admin/lojas/{idLoja}/aplicativo/remover commits one `aplicativo.removido`), with
+// --source=atendimento as stores open conversations (POST /v1/atendimentos: gateway, atendimento
+// service and its outbox, Kafka, the delivery service, the webhook of `atendimento.criado`), or
+// with --source=kafka straight to atendimento.events.v1. Latency = arrival at the receiver − the
+// event's commit (the INSERT's clock_timestamp) or publish time, both this machine's clocks;
+// figures per stage come from the delivery service's inbox and its deliveries' first attempts.
+// Modes: `rate`, an open loop at --rate (latency, CPU per event); `capacity`, a closed loop of
+// --connections (events/s that reach the receiver at saturation); `both`, capacity then rate.
+// --ceiling first measures the ceiling (lib/pipeline/ceiling.mjs, its own infrastructure,
+// stopped before the stack starts) with the same phases, and --rate=auto (the default with
+// --ceiling) offers a quarter of the ceiling's capacity: half the capacity the target asks for.
 import { createRequire } from 'node:module';
 import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
-import { benchStack, clientAddress } from './lib/bench-stack.mjs';
+import { benchStack } from './lib/bench-stack.mjs';
 import { latencyLine, percentile } from './lib/latency.mjs';
-import { openLoop } from './lib/load-loops.mjs';
+import { closedLoop, openLoop } from './lib/load-loops.mjs';
 import { cpuMeter, describeMachine } from './lib/machine.mjs';
+import { cpuPerEvent, measureCeiling } from './lib/pipeline/ceiling.mjs';
 import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
+import { eventSource, SOURCE_DESCRIPTIONS } from './lib/webhook-sources.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
-const { Kafka, logLevel, Partitioners } = require('kafkajs');
 
-const args = parseArgs({ rate: 200, duration: 30, warmup: 5, stores: 200, source: 'gateway', keep: false });
-const TARGET = { p50: 50, p99: 250 };
+const args = parseArgs({ mode: 'rate', rate: 'auto', duration: 30, warmup: 5, stores: 200, connections: 64, source: 'gateway', ceiling: false, keep: false });
+const TARGET = { p50: 50, p99: 250, capacityRatio: 0.5, cpuRatio: 2 };
 const DRAIN_TIMEOUT_MS = 15_000;
+/** What the CPU per event compares: every process of the stack and the receiver, not the load generator or the outside. */
+const NOT_THE_PIPELINE = new Set(['benchmark (load generator)', 'outside the benchmark']);
 
-/**
- * Where the events come from. `gateway`: POST /admin/lojas/{idLoja}/aplicativo/remover, each
- * committing an `aplicativo.removido` in the gateway (its outbox relay takes it to Kafka); its
- * commit time is gateway.events.occurred_at. `kafka`: a contract-conformant
- * `atendimento.mensagem` produced straight to atendimento.events.v1 (acks=-1), as an outbox
- * relay publishes right after a commit; its time is taken just before the send. The second
- * measures the delivery service alone; the first, the whole way from a committed event.
- */
-function eventSource(kind, { api, adminKey, stores, db, kafkaBrokers }) {
-  if (kind === 'atendimento') {
-    return {
-      fire: async (i) => {
-        const { token } = stores[i % stores.length];
-        const response = await api('POST', '/atendimentos', {
-          token,
-          headers: clientAddress(),
-          body: { canal: 'chat', tipo: 'duvida', dadosCliente: { nome: `Cliente ${i}` } },
-        });
-        return response.status === 201 ? response.body.idAtendimento : undefined;
-      },
-      async committed(accepted) {
-        const { rows } = await db.query(
-          `SELECT event_id::text AS id, occurred_at FROM atendimento.events
-           WHERE type = 'atendimento.criado' AND stream_id = ANY($1::text[])`,
-          [accepted.map((idAtendimento) => `atendimento-${idAtendimento}`)],
-        );
-        return new Map(rows.map((row) => [row.id, row.occurred_at.getTime()]));
-      },
-      close: async () => undefined,
-    };
-  }
-  if (kind === 'gateway') {
-    return {
-      fire: async (i) => {
-        const idLoja = stores[i % stores.length].idLoja;
-        const response = await api('POST', `/admin/lojas/${idLoja}/aplicativo/remover`, { headers: { 'x-admin-key': adminKey, ...clientAddress() } });
-        return response.status === 202 ? response.body : undefined;
-      },
-      async committed(accepted) {
-        const { rows } = await db.query(
-          `SELECT e.event_id::text AS id, e.occurred_at
-           FROM unnest($1::int[], $2::text[]) AS r(id_loja, data_remocao)
-           JOIN gateway.events e ON e.id_loja = r.id_loja AND e.type = 'aplicativo.removido' AND e.data->>'dataRemocao' = r.data_remocao`,
-          [accepted.map((a) => a.idLoja), accepted.map((a) => a.dataRemocao)],
-        );
-        return new Map(rows.map((row) => [row.id, row.occurred_at.getTime()]));
-      },
-      close: async () => undefined,
-    };
-  }
-  const producer = new Kafka({ brokers: [kafkaBrokers], clientId: 'bench', logLevel: logLevel.NOTHING }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
-  const connected = producer.connect();
-  return {
-    fire: async (i) => {
-      await connected;
-      const idLoja = stores[i % stores.length].idLoja;
-      const at = Date.now();
-      const now = new Date(at).toISOString();
-      const event = {
-        id: randomUUID(), type: 'atendimento.mensagem', schemaVersion: 1, occurredAt: now, idLoja, correlationId: randomUUID(), causationId: null, traceparent: null,
-        data: { idAtendimento: `bench-${idLoja}`, idLoja, canal: 'chat', direcao: 'entrada', remetente: 'cliente', mensagem: `mensagem ${i}`, dataHora: now },
-      };
-      await producer.send({ topic: 'atendimento.events.v1', acks: -1, messages: [{ key: String(idLoja), value: JSON.stringify(event) }] });
-      return { id: event.id, at };
-    },
-    committed: async (accepted) => new Map(accepted.map((a) => [a.id, a.at])),
-    close: () => producer.disconnect(),
-  };
-}
-
-/** What each --source sends, and where its latency starts. */
-const SOURCE_DESCRIPTIONS = {
-  gateway: { from: 'committed (api-gateway)', load: 'aplicativo.removido via the operator route' },
-  atendimento: { from: 'committed (atendimento-service)', load: 'POST /v1/atendimentos with a store token, atendimento.criado notified' },
-  kafka: { from: 'produced to Kafka', load: 'atendimento.mensagem produced to atendimento.events.v1' },
-};
 if (!SOURCE_DESCRIPTIONS[args.source]) throw new Error(`--source must be one of ${Object.keys(SOURCE_DESCRIPTIONS).join(', ')}`);
+if (!['rate', 'capacity', 'both'].includes(args.mode)) throw new Error('--mode must be one of rate, capacity, both');
+if (args.rate !== 'auto' && !(Number(args.rate) > 0)) throw new Error('--rate must be a number above 0, or auto');
+const phases = args.mode === 'both' ? ['capacity', 'rate'] : [args.mode];
+const quarterOf = (capacity) => Math.max(1, Math.round(capacity / 4));
 
-const bench = await benchStack('webhook-latency', BASE_PORTS.delivery, { keep: args.keep });
+let ceiling;
+if (args.ceiling) {
+  say('measuring the ceiling first, on infrastructure of its own');
+  ceiling = await measureCeiling({
+    phases: args.mode === 'rate' && args.rate === 'auto' ? ['capacity', 'rate'] : phases,
+    rate: (figures) => (args.rate === 'auto' ? quarterOf(figures.capacity.capacity) : Number(args.rate)),
+    duration: args.duration,
+    warmup: args.warmup,
+  });
+}
+const rate = args.rate !== 'auto' ? Number(args.rate) : ceiling?.figures.rate?.offered ?? 200;
+
+const bench = await benchStack('webhook-latency', BASE_PORTS.delivery, { keep: args.keep, rateLimitPerMinute: 1_000_000 });
 
 await bench.run(async () => {
   const { api, facts, stack } = bench;
@@ -125,80 +73,126 @@ await bench.run(async () => {
     await db.connect();
     say(`creating ${args.stores} stores with webhooks`);
     const stores = await storesWithWebhooks(bench, args.stores, receiver);
-
-    const meter = cpuMeter(stack, new Map([[receiver.pid, 'webhook receiver']]));
     source = eventSource(args.source, { api, adminKey: stack.adminApiKey, stores, db, kafkaBrokers: stack.infra.kafkaBrokers });
-    say(`load: ${args.rate} events/s from ${args.source} for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded) over ${stores.length} stores`);
-    const accepted = [];
-    const loop = await openLoop({
-      rate: args.rate,
-      seconds: args.duration,
-      warmupSeconds: args.warmup,
-      send: async (i, measured) => {
-        const sent = await source.fire(i);
-        if (sent === undefined) return 'refused';
-        if (measured) accepted.push(sent);
-        return 'accepted';
-      },
-      onWarmedUp: meter.start,
-      progress: ({ sent, inFlight }) => `sent ${sent}, in flight ${inFlight}`,
-    });
-    const cpu = meter.stop();
-    const refused = loop.requests - (loop.statuses.get('accepted') ?? 0);
+    const meter = () => cpuMeter(stack, new Map([[receiver.pid, 'webhook receiver']]));
 
-    // The measured events, by id, with their commit (or publish) time.
-    const committed = await source.committed(accepted);
+    /** Arrivals at the receiver by webhook-id, and how many came twice, over the whole run. */
     const arrived = new Map();
-    const duplicates = [];
-    const drainStart = Date.now();
-    while (Date.now() - drainStart < DRAIN_TIMEOUT_MS) {
+    let twice = 0;
+    const collect = async () => {
       for (const [id, at] of await receiver.arrivals()) {
-        if (arrived.has(id)) duplicates.push(id);
+        if (arrived.has(id)) twice += 1;
         else arrived.set(id, at);
       }
-      if ([...committed.keys()].every((id) => arrived.has(id))) break;
-      await sleep(200);
-    }
-    const latencies = [...committed].filter(([id]) => arrived.has(id)).map(([id, at]) => arrived.get(id) - at);
-    const missing = committed.size - latencies.length;
+    };
+    /** The commit (or publish) time of each accepted event, once every one arrived or DRAIN_TIMEOUT_MS passed. */
+    const drain = async (accepted) => {
+      const committed = await source.committed(accepted);
+      const until = Date.now() + DRAIN_TIMEOUT_MS;
+      do {
+        await collect();
+        if ([...committed.keys()].every((id) => arrived.has(id))) break;
+        await sleep(200);
+      } while (Date.now() < until);
+      return committed;
+    };
 
-    // Where the time goes: commit → consumed (outbox relay or producer, Kafka, the delivery
-    // service's consumer starts its transaction) → the attempt starts (its commit, the
-    // dispatcher's claim) → arrival.
-    const stages = await db.query(
-      `SELECT e.id_evento::text AS id, i.processed_at, t.data_hora
-       FROM delivery.entregas e
-       JOIN delivery.tentativas t ON t.id_entrega = e.id_entrega AND t.numero = 1
-       JOIN delivery.inbox i ON i.event_id = e.id_evento AND i.consumer IN ('delivery.notificacoes', 'delivery.lojas-conhecidas')
-       WHERE e.id_evento = ANY($1::uuid[])`,
-      [[...committed.keys()]],
-    );
-    const toConsumer = stages.rows.map((row) => row.processed_at.getTime() - committed.get(row.id));
-    const toAttempt = stages.rows.map((row) => row.data_hora.getTime() - row.processed_at.getTime());
-    const attemptToArrival = stages.rows.filter((row) => arrived.has(row.id)).map((row) => arrived.get(row.id) - row.data_hora.getTime());
-
-    const sorted = [...latencies].sort((a, b) => a - b);
-    const p50 = percentile(sorted, 50);
-    const p99 = percentile(sorted, 99);
-    const achieved = loop.requests / loop.sendSeconds;
-    const pass = p50 <= TARGET.p50 && p99 <= TARGET.p99 && missing === 0 && refused === 0 && achieved >= args.rate * 0.98;
-    process.stdout.write([
+    const lines = [
       '',
       `Webhook latency: event ${SOURCE_DESCRIPTIONS[args.source].from} → webhook received (HTTPS receiver on loopback)`,
       `  date            ${facts.date}`,
       `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
       `  stack           durable (PostgreSQL fsync on), log level warn, one replica of each service, ${stores.length} stores with a webhook`,
-      `  offered load    ${args.rate} events/s for ${args.duration} s after ${args.warmup} s warm-up (open loop; ${SOURCE_DESCRIPTIONS[args.source].load})`,
-      `  achieved rate   ${achieved.toFixed(1)} events/s in the measured window (${loop.requests} in ${loop.sendSeconds.toFixed(1)} s), ${refused} not accepted`,
-      `  webhooks        ${committed.size} events committed, ${latencies.length} received, ${missing} missing, ${duplicates.length} received twice`,
-      `  latency         ${latencyLine(latencies)}`,
-      `  target          p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms at ${args.rate}/s: ${pass ? 'PASS' : 'FAIL'}`,
-      `  breakdown       commit → consumed: ${latencyLine(toConsumer)}`,
-      `                  consumed → attempt starts: ${latencyLine(toAttempt)}`,
-      `                  attempt starts → received: ${latencyLine(attemptToArrival)}`,
-      `  CPU (measured)  ${cpu.text}`,
-      '',
-    ].join('\n'));
+      `  load            ${SOURCE_DESCRIPTIONS[args.source].load}`,
+    ];
+    const platform = {};
+    let pass = true;
+
+    for (const phase of phases) {
+      if (phase === 'capacity') {
+        say(`capacity: closed loop of ${args.connections} connections for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded)`);
+        const cpu = meter();
+        const accepted = [];
+        let fired = 0;
+        let windowStart = 0;
+        const loop = await closedLoop({
+          connections: args.connections,
+          seconds: args.duration,
+          warmupSeconds: args.warmup,
+          send: async () => {
+            const sent = await source.fire(fired++);
+            if (sent === undefined) return 'refused';
+            accepted.push(sent);
+            return 'accepted';
+          },
+          onWarmedUp: () => {
+            windowStart = Date.now();
+            cpu.start();
+          },
+        });
+        const used = cpu.stop();
+        await collect();
+        let delivered = 0;
+        for (const at of arrived.values()) if (at >= windowStart && at < windowStart + loop.elapsed * 1000) delivered += 1;
+        say(`capacity phase over; waiting for the backlog (${accepted.length} accepted in all) to reach the receiver`);
+        const committed = await drain(accepted);
+        const missing = [...committed.keys()].filter((id) => !arrived.has(id)).length;
+        const acceptedRate = (loop.statuses.get('accepted') ?? 0) / loop.elapsed;
+        const deliveredRate = delivered / loop.elapsed;
+        platform.capacity = Math.min(acceptedRate, deliveredRate);
+        pass &&= missing === 0;
+        lines.push(
+          `Capacity (closed loop, ${args.connections} connections, ${args.duration} s after ${args.warmup} s warm-up)`,
+          `  accepted        ${acceptedRate.toFixed(0)} events/s (${loop.statuses.get('accepted') ?? 0} in ${loop.elapsed.toFixed(1)} s), ${loop.statuses.get('refused') ?? 0} refused; answers ${latencyLine(loop.latencies)}`,
+          `  delivered       ${deliveredRate.toFixed(0)} events/s reached the receiver in the same window (${delivered})`,
+          `  capacity        ${platform.capacity.toFixed(0)} events/s end to end; ${missing} of ${committed.size} still missing after the drain, ${twice} received twice (whole run so far)`,
+          `  CPU (measured)  ${used.text}`,
+        );
+      } else {
+        say(`rate: ${rate} events/s for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded) over ${stores.length} stores`);
+        const cpu = meter();
+        const accepted = [];
+        const loop = await openLoop({
+          rate,
+          seconds: args.duration,
+          warmupSeconds: args.warmup,
+          send: async (i, measured) => {
+            const sent = await source.fire(i);
+            if (sent === undefined) return 'refused';
+            if (measured) accepted.push(sent);
+            return 'accepted';
+          },
+          onWarmedUp: cpu.start,
+          progress: ({ sent, inFlight }) => `sent ${sent}, in flight ${inFlight}`,
+        });
+        const used = cpu.stop();
+        const refused = loop.requests - (loop.statuses.get('accepted') ?? 0);
+        const committed = await drain(accepted);
+        const latencies = [...committed].filter(([id]) => arrived.has(id)).map(([id, at]) => arrived.get(id) - at);
+        const missing = committed.size - latencies.length;
+        const stages = await breakdown(db, committed, arrived);
+        const perEvent = cpuPerEvent(used, committed.size);
+        platform.rate = { latencies, perEvent, totalMs: [...perEvent].filter(([group]) => !NOT_THE_PIPELINE.has(group)).reduce((sum, [, ms]) => sum + ms, 0) };
+        const sorted = [...latencies].sort((a, b) => a - b);
+        const achieved = loop.requests / loop.sendSeconds;
+        const met = percentile(sorted, 50) <= TARGET.p50 && percentile(sorted, 99) <= TARGET.p99;
+        pass &&= met && missing === 0 && refused === 0 && achieved >= rate * 0.98;
+        lines.push(
+          `Fixed rate (open loop, ${rate} events/s for ${args.duration} s after ${args.warmup} s warm-up)`,
+          `  achieved rate   ${achieved.toFixed(1)} events/s in the measured window (${loop.requests} in ${loop.sendSeconds.toFixed(1)} s), ${refused} not accepted`,
+          `  webhooks        ${committed.size} events committed, ${latencies.length} received, ${missing} missing, ${twice} received twice (whole run so far)`,
+          `  latency         ${latencyLine(latencies)}`,
+          `  target          p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms at ${rate}/s: ${met ? 'met' : 'NOT MET'}`,
+          `  breakdown       commit → consumed: ${latencyLine(stages.toConsumer)}`,
+          `                  consumed → attempt starts: ${latencyLine(stages.toAttempt)}`,
+          `                  attempt starts → received: ${latencyLine(stages.attemptToArrival)}`,
+          `  CPU (measured)  ${used.text}`,
+          `  CPU per event   ${platform.rate.totalMs.toFixed(2)} ms: ${[...perEvent].filter(([group, ms]) => !NOT_THE_PIPELINE.has(group) && ms >= 0.005).sort((a, b) => b[1] - a[1]).map(([group, ms]) => `${group} ${ms.toFixed(2)}`).join(', ')}`,
+        );
+      }
+    }
+    if (ceiling) pass = againstTheCeiling(lines, ceiling, platform) && pass;
+    process.stdout.write([...lines, ''].join('\n'));
     return pass;
   } finally {
     await source?.close().catch(() => undefined);
@@ -206,3 +200,48 @@ await bench.run(async () => {
     await receiver?.stop();
   }
 });
+
+/**
+ * Where the time goes: commit → consumed (outbox relay or producer, Kafka, the delivery service's
+ * consumer starts its transaction) → the attempt starts (its commit, the dispatcher's claim) → arrival.
+ */
+async function breakdown(db, committed, arrived) {
+  const { rows } = await db.query(
+    `SELECT e.id_evento::text AS id, i.processed_at, t.data_hora
+     FROM delivery.entregas e
+     JOIN delivery.tentativas t ON t.id_entrega = e.id_entrega AND t.numero = 1
+     JOIN delivery.inbox i ON i.event_id = e.id_evento AND i.consumer IN ('delivery.notificacoes', 'delivery.lojas-conhecidas')
+     WHERE e.id_evento = ANY($1::uuid[])`,
+    [[...committed.keys()]],
+  );
+  return {
+    toConsumer: rows.map((row) => row.processed_at.getTime() - committed.get(row.id)),
+    toAttempt: rows.map((row) => row.data_hora.getTime() - row.processed_at.getTime()),
+    attemptToArrival: rows.filter((row) => arrived.has(row.id)).map((row) => arrived.get(row.id) - row.data_hora.getTime()),
+  };
+}
+
+/** The ceiling's report, then each target as a ratio to it; true when every one measured is met. */
+function againstTheCeiling(lines, ceiling, platform) {
+  lines.push('', ...ceiling.lines, '', 'Against the ceiling (same run)');
+  let met = ceiling.clean;
+  const verdict = (ok) => {
+    met &&= ok;
+    return ok ? 'met' : 'NOT MET';
+  };
+  const { capacity, rate } = ceiling.figures;
+  if (platform.capacity !== undefined && capacity) {
+    const ratio = platform.capacity / capacity.capacity;
+    lines.push(`  capacity        ${platform.capacity.toFixed(0)} / ${capacity.capacity.toFixed(0)} events/s = ${ratio.toFixed(2)} × the ceiling (target ≥ ${TARGET.capacityRatio}): ${verdict(ratio >= TARGET.capacityRatio)}`);
+  }
+  if (platform.rate && rate) {
+    const ratio = platform.rate.totalMs / (rate.pipelineMs + (rate.perEvent.get('receiver') ?? 0));
+    const sorted = [...platform.rate.latencies].sort((a, b) => a - b);
+    const ceilingSorted = [...rate.latencies].sort((a, b) => a - b);
+    lines.push(
+      `  latency         at ${rate.offered}/s: p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms (ceiling p50 ${percentile(ceilingSorted, 50)} ms, p99 ${percentile(ceilingSorted, 99)} ms)`,
+      `  CPU per event   ${platform.rate.totalMs.toFixed(2)} / ${(rate.pipelineMs + (rate.perEvent.get('receiver') ?? 0)).toFixed(2)} ms (both with the receiver) = ${ratio.toFixed(2)} × the ceiling (target ≤ ${TARGET.cpuRatio}): ${verdict(ratio <= TARGET.cpuRatio)}`,
+    );
+  }
+  return met;
+}

@@ -79,14 +79,15 @@ function cpuSnapshot(names) {
  * this load generator, and by everything else, "outside the benchmark" (other users' jobs, the
  * kernel). stop() returns { busy, outside, text, seconds, cores } (cores: group → share of one
  * core, outside included) and warns when the outside took over 15 %. `stack` needs only
- * `processes` ({ name, child }) and `dataDir` (its infra/ holds the infrastructure's pid files).
+ * `processes` ({ name, child }) and `dataDir` (its infra/ and zipkin/ hold the infrastructure's pid files).
  */
 export function cpuMeter(stack, extra = new Map()) {
   const names = new Map([...stack.processes.map((service) => [service.child.pid, service.name]), ...extra]);
   const infraDir = realpathSync(join(stack.dataDir, 'infra'));
-  for (const name of ['kafka', 'postgres', 'redis']) {
+  const pidFiles = [...['kafka', 'postgres', 'redis'].map((name) => [name, join(infraDir, `${name}.pid`)]), ['zipkin', join(stack.dataDir, 'zipkin', 'zipkin.pid')]];
+  for (const [name, pidFile] of pidFiles) {
     try {
-      names.set(Number(readFileSync(join(infraDir, `${name}.pid`), 'utf8').trim()), name);
+      names.set(Number(readFileSync(pidFile, 'utf8').trim()), name);
     } catch {
       /* not there */
     }

@@ -171,6 +171,8 @@ export async function startPostgres({ dataDir, ports, log, fast }) {
     port: String(ports.postgres),
     unix_socket_directories: socketDir,
     ...(fast ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
+    // Extra settings for profiling, e.g. TRILHA_POSTGRES_SETTINGS='shared_preload_libraries=pg_stat_statements'.
+    ...Object.fromEntries((process.env.TRILHA_POSTGRES_SETTINGS ?? '').split(/\s+/).filter(Boolean).map((setting) => setting.split(/=(.*)/s).slice(0, 2))),
   };
   const args = ['-D', pgdata];
   for (const [k, v] of Object.entries(settings)) args.push('-c', `${k}=${v}`);
