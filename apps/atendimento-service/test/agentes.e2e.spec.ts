@@ -5,6 +5,8 @@ import { apiClient, createStore, envelope, eventPublisher, eventually, expectInv
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const kafka = eventPublisher(stack);
+/** The platform's ids (@trilha/ids): UUIDv7 in the canonical form. */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** The store's built-in agent, there from the moment the store exists. */
 async function assistenteDe(loja: { token: string }) {
@@ -75,7 +77,7 @@ describe('virtual agents (docs/API.md section 6)', () => {
       },
     });
     expect(criado.status).toBe(201);
-    expect(criado.body).toEqual({ idAgente: expect.any(String), nome: 'Dúvidas da loja', descricao: 'Entrega, trocas e pagamento', habilidades: ['faq'], ativo: true });
+    expect(criado.body).toEqual({ idAgente: expect.stringMatching(UUID_V7), nome: 'Dúvidas da loja', descricao: 'Entrega, trocas e pagamento', habilidades: ['faq'], ativo: true });
     const { idAgente } = criado.body;
     const lista = await api('GET', '/agentes', { token: loja.token });
     expect(lista.body.agentes).toContainEqual(criado.body);
@@ -83,7 +85,7 @@ describe('virtual agents (docs/API.md section 6)', () => {
     const parafrase = await conversar(loja, idAgente, { mensagem: 'Em QUANTO tempo chega no NORDESTE?' });
     expect(parafrase.status).toBe(200);
     expect(parafrase.body).toEqual({
-      idConversa: expect.any(String),
+      idConversa: expect.stringMatching(UUID_V7),
       resposta: 'Entregamos no Nordeste em até 7 dias úteis.',
       intencao: 'faq',
       referencias: [{ tipo: 'faq', pergunta: 'Qual o prazo de entrega para o Nordeste?', confianca: expect.any(Number) }],

@@ -4,6 +4,8 @@ import { apiClient, createStore, eventually, expectInvalid, expectInvalidExactly
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** The platform's ids (@trilha/ids): UUIDv7 in the canonical form. */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const cliente = { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' };
 
@@ -27,7 +29,7 @@ describe('support conversations (docs/API.md section 5)', () => {
     });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({
-      idAtendimento: expect.any(String), idLoja: loja.idLoja, canal: 'whatsapp', tipo: 'rastreio', status: 'aberto', dadosCliente: cliente,
+      idAtendimento: expect.stringMatching(UUID_V7), idLoja: loja.idLoja, canal: 'whatsapp', tipo: 'rastreio', status: 'aberto', dadosCliente: cliente,
       dataAbertura: expect.stringMatching(UTC),
     });
     const { idAtendimento, dataAbertura } = response.body;
@@ -45,7 +47,7 @@ describe('support conversations (docs/API.md section 5)', () => {
     const lido = await api('GET', `/atendimentos/${idAtendimento}`, { token: loja.token });
     expect(lido.status).toBe(200);
     expect(lido.body).toMatchObject({ idAtendimento, status: 'aberto', idPedido: 'p-123', totalMensagens: 1, dataEncerramento: null, resumo: null });
-    expect(lido.body.mensagens).toEqual([{ idMensagem: expect.any(String), direcao: 'entrada', remetente: 'cliente', mensagem: 'Onde está meu pedido?', dataHora: mensagem.envelope.data.dataHora }]);
+    expect(lido.body.mensagens).toEqual([{ idMensagem: expect.stringMatching(UUID_V7), direcao: 'entrada', remetente: 'cliente', mensagem: 'Onde está meu pedido?', dataHora: mensagem.envelope.data.dataHora }]);
   });
 
   it('opens without optional customer fields, which the event carries as null', async () => {
@@ -64,7 +66,7 @@ describe('support conversations (docs/API.md section 5)', () => {
     const { body: { idAtendimento } } = await api('POST', '/atendimentos', { token: loja.token, body: { canal: 'email', tipo: 'troca', dadosCliente: cliente } });
     const resposta = await api('POST', `/atendimentos/${idAtendimento}/mensagens`, { token: loja.token, body: { direcao: 'saida', remetente: 'atendente:ana', mensagem: 'Olá! Como posso ajudar?' } });
     expect(resposta.status).toBe(201);
-    expect(resposta.body).toEqual({ idMensagem: expect.any(String), direcao: 'saida', remetente: 'atendente:ana', mensagem: 'Olá! Como posso ajudar?', dataHora: expect.stringMatching(UTC) });
+    expect(resposta.body).toEqual({ idMensagem: expect.stringMatching(UUID_V7), direcao: 'saida', remetente: 'atendente:ana', mensagem: 'Olá! Como posso ajudar?', dataHora: expect.stringMatching(UTC) });
 
     // Concurrent messages: the topic's order is the conversation's order.
     await Promise.all(Array.from({ length: 10 }, (_, i) =>

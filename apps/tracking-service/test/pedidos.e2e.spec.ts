@@ -37,7 +37,8 @@ describe('PUT /pedido and GET /pedido (docs/API.md section 3)', () => {
       criadoEm: expect.stringMatching(/Z$/),
       atualizadoEm: created.body.criadoEm,
     });
-    expect(created.body.idPedido.length).toBeLessThanOrEqual(32);
+    // A UUIDv7 without hyphens (@trilha/ids): 32 hex characters, the most idPedido may have.
+    expect(created.body.idPedido).toMatch(/^[0-9a-f]{12}7[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
 
     const updated = await salvar(loja, { ...body, situacao: 'enviado', itens: [] });
     expect(updated.status).toBe(200);

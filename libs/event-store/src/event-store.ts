@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { trace } from '@opentelemetry/api';
+import { novoId } from '@trilha/ids';
 import { ATTR_ID_LOJA, currentTraceparent, requestContext, withSpanFrom } from '@trilha/observability';
 import { fromRow, type AppendedEvent, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
 import type { Projection } from './projections/projection';
@@ -223,7 +223,8 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
    * Appends to a stream inside `manager`'s transaction, which should come from `transaction`:
    * the outbox messages of any other transaction wait for the relay's next poll. The events
    * are written with `writeAtCommit`, so a stream another writer has moved past fails the
-   * COMMIT with a `ConcurrencyError`; an inline projection reads nothing they wrote.
+   * COMMIT with a `ConcurrencyError`; an inline projection reads nothing they wrote. Each event's
+   * id is a new UUIDv7 (@trilha/ids): ids sort by creation, and `event_id`'s unique index grows at its end.
    */
   async append<S extends E>(
     manager: EntityManager,
@@ -233,13 +234,13 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
     options: AppendOptions<S>,
   ): Promise<AppendedEvent<S>[]> {
     const context = requestContext.get();
-    const correlationId = options.correlationId ?? context?.correlationId ?? randomUUID();
+    const correlationId = options.correlationId ?? context?.correlationId ?? novoId();
     const causationId = options.causationId !== undefined ? options.causationId : (context?.causationId ?? null);
     const traceparent = currentTraceparent();
     trace.getActiveSpan()?.updateName(`append ${[...new Set(events.map((event) => event.type))].join(',')}`).setAttribute(ATTR_ID_LOJA, options.idLoja);
     const appended: AppendedEvent<S>[] = [];
     for (const [index, domainEvent] of events.entries()) {
-      const event: AppendedEvent<S> = { ...domainEvent, id: randomUUID(), schemaVersion: 1, idLoja: options.idLoja, correlationId, causationId, traceparent, streamId, streamVersion: expectedVersion + index + 1 };
+      const event: AppendedEvent<S> = { ...domainEvent, id: novoId(), schemaVersion: 1, idLoja: options.idLoja, correlationId, causationId, traceparent, streamId, streamVersion: expectedVersion + index + 1 };
       const routes = this.routing(event).map(({ topic, schemaVersion, data }) => ({ topic, schemaVersion, data }));
       try {
         await writeAtCommit(manager, APPEND_SQL, [streamId, event.streamVersion, event.id, event.type, JSON.stringify(event.data), options.idLoja,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { novoId } from '@trilha/ids';
 import { requestContext } from '@trilha/observability';
 import { header } from './header';
 import { problem, sendProblem } from './problem';
@@ -8,11 +8,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Gives every request its correlation id: the caller's `X-Request-Id` when it is sane, a new
- * UUID otherwise. It is echoed on the response and carried by every log line and event.
+ * UUIDv7 (@trilha/ids) otherwise. It is echoed on the response and carried by every log line
+ * and event.
  */
 export function requestIdHook(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const given = header(request, 'x-request-id');
-  const correlationId = given && REQUEST_ID.test(given) ? given : randomUUID();
+  const correlationId = given && REQUEST_ID.test(given) ? given : novoId();
   reply.header('X-Request-Id', correlationId);
   requestContext.run({ correlationId, causationId: correlationId }, done);
 }
@@ -43,6 +44,6 @@ function securityHeaders(reply: FastifyReply): void {
 
 /** The headers of an answer given before the hooks run (a URL the router cannot read): a new request id and the security headers. */
 export function unreadableUrlHeaders(reply: FastifyReply): void {
-  reply.header('X-Request-Id', randomUUID());
+  reply.header('X-Request-Id', novoId());
   securityHeaders(reply);
 }

@@ -1,17 +1,18 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, Partitioners, type Message, type Producer } from 'kafkajs';
 import type { EventEnvelope } from '@trilha/contracts';
+import { novoId } from '@trilha/ids';
 import type { TestStack } from './stack';
 
 /** A contract-conformant envelope (libs/contracts/src/envelope.ts) with a fresh id and trace. */
 export function envelope<T extends object>(type: string, idLoja: number, data: T): EventEnvelope<T> {
   return {
-    id: randomUUID(),
+    id: novoId(),
     type,
     schemaVersion: 1,
     occurredAt: new Date().toISOString(),
     idLoja,
-    correlationId: randomUUID(),
+    correlationId: novoId(),
     causationId: null,
     traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
     data,

@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+import { novoIdCompacto } from '@trilha/ids';
 
 /**
- * A new idPedido: 26 characters in the layout of a ULID (48-bit millisecond time, then 80
- * random bits, in Crockford base32), so ids sort roughly by creation and never collide.
+ * A new idPedido: the platform's id (a UUIDv7 from @trilha/ids, so orders sort by creation) in
+ * its compact form, 32 lowercase hex characters, because the public API limits idPedido to 32.
  */
-export function novoIdPedido(now = Date.now()): string {
-  let time = '';
-  for (let value = now, index = 0; index < 10; index += 1, value = Math.floor(value / 32)) time = CROCKFORD[value % 32] + time;
-  const random = [...randomBytes(16)].map((byte) => CROCKFORD[byte % 32]).join('');
-  return time + random;
-}
+export const novoIdPedido = (): string => novoIdCompacto();
 
-/** The public page's token: 128 random bits (the contract asks for at least 96), URL-safe. */
+/**
+ * The public page's token: 128 random bits (the contract asks for at least 96), URL-safe. It is
+ * a secret that opens the page, not an id: nothing in it may be guessed, its time included, so
+ * it is not made by @trilha/ids.
+ */
 export function novoTokenRastreio(): string {
   return randomBytes(16).toString('base64url');
 }

@@ -4,7 +4,12 @@ import { ClientePedido, EnderecoPedido, ItemPedido } from './salvar-pedido/salva
 
 /** An order as the API shows it (docs/API.md section 3). */
 export class PedidoResponse {
-  @ApiProperty({ maxLength: 32, example: '01JDQ3Z8K6V0Q4M9X2T7R5B1NC' }) idPedido: string;
+  @ApiProperty({
+    maxLength: 32,
+    example: '0192f2c45e3a7b1c9d2e3f4a5b6c7d8e',
+    description: 'Dado pela plataforma: um UUIDv7 sem hífens (32 caracteres hexadecimais), em ordem de criação. Trate-o como texto opaco.',
+  })
+  idPedido: string;
   @ApiProperty({ maxLength: 100 }) numeroPedido: string;
   @ApiProperty({ enum: TIPOS_PEDIDO }) tipoPedido: string;
   @ApiProperty({ type: String, maxLength: 100, nullable: true }) pedidoCanal: string | null;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AtendimentoCommands, type AtendimentoCriadoResponse, novoId } from '../shared';
+import { novoId } from '@trilha/ids';
+import { AtendimentoCommands, type AtendimentoCriadoResponse } from '../shared';
 import type { AbrirAtendimentoRequest } from './abrir-atendimento.request';
 
 /** Opens a conversation (status aberto) and, with `mensagem`, records it as the customer's first message. */

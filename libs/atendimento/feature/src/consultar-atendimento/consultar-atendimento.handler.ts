@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { type AtendimentoResponse, LeituraDeAtendimento, ID_MAX } from '../shared';
+import { ID_MAX } from '@trilha/ids';
+import { type AtendimentoResponse, LeituraDeAtendimento } from '../shared';
 
 /** One conversation of the store, with its messages in order. */
 @Injectable()

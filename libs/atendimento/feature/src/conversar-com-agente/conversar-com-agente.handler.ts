@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { MENSAGEM_MAX } from '@trilha/contracts';
 import { falaDePedido, idAssistenteDeRastreio, identificadoresCandidatos, REMETENTE_CLIENTE, responder, type FaqIndex, type Habilidade } from '@trilha/atendimento-domain';
-import { AgenteCommands, AtendimentoCommands, IndicesFaq, ID_MAX, novoId, RastreioPedidos } from '../shared';
+import { ID_MAX, novoId } from '@trilha/ids';
+import { AgenteCommands, AtendimentoCommands, IndicesFaq, RastreioPedidos } from '../shared';
 import type { ConversarRequest } from './conversar-com-agente.request';
 import type { ConversarResponse } from './conversar-com-agente.response';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MENSAGEM_MAX } from '@trilha/contracts';
-import { ID_MAX } from '../shared';
+import { ID_MAX } from '@trilha/ids';
 
 export class ConversarRequest {
   @ApiProperty({ maxLength: MENSAGEM_MAX, example: 'Onde está meu pedido 1001?' })

@@ -14,7 +14,7 @@ export class ReferenciaAgenteResponse {
 }
 
 export class ConversarResponse {
-  @ApiProperty() idConversa: string;
+  @ApiProperty({ description: 'O idConversa do pedido; sem ele, o de uma nova conversa (UUIDv7).' }) idConversa: string;
   @ApiProperty() resposta: string;
   @ApiProperty({ enum: INTENCOES }) intencao: string;
   @ApiProperty({ type: [ReferenciaAgenteResponse] }) referencias: ReferenciaAgenteResponse[];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Agente } from '@trilha/atendimento-domain';
-import { AgenteCommands, type AgenteResponse, novoId } from '../shared';
+import { novoId } from '@trilha/ids';
+import { AgenteCommands, type AgenteResponse } from '../shared';
 import type { CriarAgenteRequest } from './criar-agente.request';
 
 /** Creates an FAQ agent (skill faq) of the store. */

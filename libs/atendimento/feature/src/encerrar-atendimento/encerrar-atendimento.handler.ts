@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { AtendimentoCommands, type AtendimentoResponse, LeituraDeAtendimento, ID_MAX } from '../shared';
+import { ID_MAX } from '@trilha/ids';
+import { AtendimentoCommands, type AtendimentoResponse, LeituraDeAtendimento } from '../shared';
 import type { EncerrarAtendimentoRequest } from './encerrar-atendimento.request';
 
 /** Closes a conversation with the summary given or, without one, one the domain writes; answers with the closed conversation. */

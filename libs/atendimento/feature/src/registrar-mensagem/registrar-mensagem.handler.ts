@@ -1,5 +1,6 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
-import { AtendimentoCommands, type MensagemAtendimentoResponse, ID_MAX, novoId } from '../shared';
+import { ID_MAX, novoId } from '@trilha/ids';
+import { AtendimentoCommands, type MensagemAtendimentoResponse } from '../shared';
 import type { RegistrarMensagemRequest } from './registrar-mensagem.request';
 
 /** Records a message in an open conversation (409 once it is closed). */

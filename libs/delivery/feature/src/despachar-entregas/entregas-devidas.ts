@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { corpoNotificacao, decidirAposTentativa, type EstadoEntrega } from '@trilha/delivery-domain';
+import { novoId } from '@trilha/ids';
 import { CANAL_ENTREGAS, consultaPreparada, travarLojas, COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada, type ResultadoEnvio, webhookFromRow, type Webhook, type WebhookRow } from '../shared';
 import { registrarSaude } from './saude-endpoints';
 
@@ -186,13 +187,13 @@ export class EntregasDevidas {
         'concluir',
         `WITH decididas AS (
            SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::smallint[], $5::timestamptz[], $6::boolean[], $7::boolean[],
-                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[], $16::text[])
-             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar, traceparent)
+                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[], $16::text[], $17::uuid[])
+             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar, traceparent, id_documento)
          ), d AS (
            -- The store removed its webhook, or it was deactivated, during the attempt (both leave a
            -- delivery in flight to its attempt): a failed attempt is its last, and the event goes
            -- to the queue; a 200 delivered it. Never both.
-           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.manual, d.recuperar, d.traceparent,
+           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.manual, d.recuperar, d.traceparent, d.id_documento,
                   CASE WHEN removido THEN 'falhou' ELSE d.status END AS status,
                   CASE WHEN removido THEN NULL ELSE d.proxima_em END AS proxima_em,
                   d.para_fila OR removido AS para_fila
@@ -210,8 +211,8 @@ export class EntregasDevidas {
            SELECT a.id_entrega, a.numero_tentativas, d.data_hora, d.status_http, d.duracao_ms, d.erro
            FROM atualizadas a JOIN d USING (id_entrega)
          ), enfileiradas AS (
-           INSERT INTO fila (id_loja, id_evento, evento, data, entrega_falhou)
-           SELECT a.id_loja, a.id_evento, a.evento, a.data, true
+           INSERT INTO fila (id_documento, id_loja, id_evento, evento, data, entrega_falhou)
+           SELECT d.id_documento, a.id_loja, a.id_evento, a.evento, a.data, true
            FROM atualizadas a JOIN d USING (id_entrega) WHERE d.para_fila
            ON CONFLICT (id_evento) DO NOTHING
          ), desenfileiradas AS (
@@ -259,6 +260,8 @@ export class EntregasDevidas {
           lote.map(({ entrega }) => entrega.estado.manual),
           lote.map(({ entrega }) => entrega.recuperar),
           lote.map(({ resultado }) => resultado.traceparent),
+          // The queue item's id, used only when the event goes to the queue.
+          lote.map(() => novoId()),
         ],
       );
       await registrarSaude(

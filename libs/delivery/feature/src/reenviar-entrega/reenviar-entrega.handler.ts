@@ -1,7 +1,8 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { avisarEntregas, travarLojas, webhookDaLoja, ehUuid } from '../shared';
+import { ehUuid } from '@trilha/ids';
+import { avisarEntregas, travarLojas, webhookDaLoja } from '../shared';
 import type { EntregaResponse } from '../listar-entregas/entrega.response';
 import { entregasComTentativas } from '../listar-entregas/entregas.query';
 

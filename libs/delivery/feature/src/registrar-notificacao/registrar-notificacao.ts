@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
 import { FLAG_DO_EVENTO, FLAGS_PADRAO } from '@trilha/delivery-domain';
+import { novoId } from '@trilha/ids';
 import { currentTraceparent } from '@trilha/observability';
 import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared';
 
@@ -14,6 +15,7 @@ export type Destino = 'webhook' | 'fila' | 'desligado';
  * still to be made; then it waits its turn (the dispatcher makes it due). While the webhook is
  * deactivated (410 Gone, or failing too long) the event goes to the queue with `entregaFalhou`
  * and a delivery `falhou` without attempts, which POST /webhook/entregas/recuperar can send.
+ * The delivery's and the queue item's ids are new UUIDv7s (@trilha/ids), so they sort by creation.
  */
 export async function registrarNotificacao(manager: EntityManager, event: EventEnvelope): Promise<Destino> {
   // The lock comes first, in its own statement, so the next one reads what the store's other
@@ -26,22 +28,22 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
        -- A registration stored before the event's flag existed lacks its key: the flag's default holds.
        SELECT coalesce((eventos ->> $7)::boolean, $9::boolean) AS quer, ativo FROM webhooks WHERE id_loja = $1
      ), entrega AS (
-       INSERT INTO entregas (id_loja, id_evento, evento, data, traceparent, ocorrido_em, status, proxima_em)
-       SELECT $1, $2, $3, $4, $5, $6,
+       INSERT INTO entregas (id_entrega, id_loja, id_evento, evento, data, traceparent, ocorrido_em, status, proxima_em)
+       SELECT $10, $1, $2, $3, $4, $5, $6,
               CASE WHEN ativo THEN 'pendente' ELSE 'falhou' END,
               CASE WHEN NOT ativo OR EXISTS (SELECT 1 FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND tentativas = 0) THEN NULL ELSE now() END
        FROM webhook WHERE quer
        RETURNING proxima_em
      ), fila AS (
-       INSERT INTO fila (id_loja, id_evento, evento, data, entrega_falhou)
-       SELECT $1, $2, $3, $4, EXISTS (SELECT 1 FROM webhook)
+       INSERT INTO fila (id_documento, id_loja, id_evento, evento, data, entrega_falhou)
+       SELECT $11, $1, $2, $3, $4, EXISTS (SELECT 1 FROM webhook)
        WHERE NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer)
        ON CONFLICT (id_evento) DO NOTHING
      )
      SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer) THEN 'fila' WHEN EXISTS (SELECT 1 FROM entrega) THEN 'webhook' ELSE 'desligado' END AS destino,
             -- The dispatchers are woken (at commit) only when the delivery is due now.
             (SELECT pg_notify($8, '') FROM entrega WHERE proxima_em IS NOT NULL) AS aviso`,
-    [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS, FLAGS_PADRAO[FLAG_DO_EVENTO[event.type]] ?? null],
+    [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS, FLAGS_PADRAO[FLAG_DO_EVENTO[event.type]] ?? null, novoId(), novoId()],
   );
   return destino;
 }

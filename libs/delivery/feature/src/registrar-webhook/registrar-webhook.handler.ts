@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { flagsComPadrao, gerarSegredo } from '@trilha/delivery-domain';
+import { novoId } from '@trilha/ids';
 import { travarLojas, VerificacaoUrl, webhookComSaude, webhookResponse, type WebhookCadastradoResponse } from '../shared';
 import type { RegistrarWebhookRequest } from './registrar-webhook.request';
 
@@ -29,7 +29,7 @@ export class RegistrarWebhookHandler {
            segredo = EXCLUDED.segredo, criado_em = EXCLUDED.criado_em, ativo = true, motivo_desativacao = NULL, desativado_em = NULL,
            segredo_anterior = NULL, segredo_anterior_ate = NULL, ultima_entrega = NULL, ultima_falha = NULL, ultimo_erro = NULL,
            falhas_seguidas = 0, falhando_desde = NULL`,
-        [idLoja, randomUUID(), url.href, JSON.stringify(flagsComPadrao(pedido)), segredo, new Date()],
+        [idLoja, novoId(), url.href, JSON.stringify(flagsComPadrao(pedido)), segredo, new Date()],
       );
       // A new endpoint starts with a health of its own.
       await manager.query(`DELETE FROM tentativas_por_hora WHERE id_loja = $1`, [idLoja]);

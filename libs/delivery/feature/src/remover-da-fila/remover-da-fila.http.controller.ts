@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import type { DataSource } from 'typeorm';
 import { IdLoja } from '@trilha/http';
-import { ehUuid } from '../shared';
+import { ehUuid } from '@trilha/ids';
 import { RemoverDaFilaRequest } from './remover-da-fila.request';
 
 export class RemovidoDaFilaResponse {

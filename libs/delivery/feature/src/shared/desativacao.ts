@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import { novoId } from '@trilha/ids';
 import { enfileirar } from './fila';
 
 /** The queue item that tells a store its webhook was deactivated. */
@@ -31,7 +31,7 @@ export async function desativarWebhook(manager: EntityManager, idLoja: number, i
   const [desativado] = desativados;
   if (!desativado) return;
   await enfileirar(manager, [
-    { idLoja, idEvento: randomUUID(), evento: EVENTO_DESATIVADO, data: { idLoja, url: desativado.url, motivo, dataDesativacao: desativado.desativado_em.toISOString() }, entregaFalhou: false },
+    { idLoja, idEvento: novoId(), evento: EVENTO_DESATIVADO, data: { idLoja, url: desativado.url, motivo, dataDesativacao: desativado.desativado_em.toISOString() }, entregaFalhou: false },
   ]);
   const [pendentes]: [Pendente[], number] = await manager.query(
     `UPDATE entregas SET status = 'falhou', proxima_em = NULL, manual = false, recuperar = false

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { novoId } from '@trilha/ids';
 
 export interface ItemParaFila {
   idLoja: number;
@@ -8,14 +9,17 @@ export interface ItemParaFila {
   entregaFalhou: boolean;
 }
 
-/** Puts events in their stores' queues; an event already queued once (even if since removed) is not queued again. */
+/**
+ * Puts events in their stores' queues; an event already queued once (even if since removed) is
+ * not queued again. Each item's `id_documento` is a new UUIDv7 (@trilha/ids), so ids sort by creation.
+ */
 export async function enfileirar(manager: EntityManager, itens: ItemParaFila[]): Promise<void> {
   if (itens.length === 0) return;
   await manager.query(
-    `INSERT INTO fila (id_loja, id_evento, evento, data, entrega_falhou)
-     SELECT * FROM unnest($1::int[], $2::uuid[], $3::text[], $4::json[], $5::boolean[])
+    `INSERT INTO fila (id_documento, id_loja, id_evento, evento, data, entrega_falhou)
+     SELECT * FROM unnest($1::uuid[], $2::int[], $3::uuid[], $4::text[], $5::json[], $6::boolean[])
      ON CONFLICT (id_evento) DO NOTHING`,
-    [itens.map((i) => i.idLoja), itens.map((i) => i.idEvento), itens.map((i) => i.evento), itens.map((i) => JSON.stringify(i.data)), itens.map((i) => i.entregaFalhou)],
+    [itens.map(() => novoId()), itens.map((i) => i.idLoja), itens.map((i) => i.idEvento), itens.map((i) => i.evento), itens.map((i) => JSON.stringify(i.data)), itens.map((i) => i.entregaFalhou)],
   );
 }
 

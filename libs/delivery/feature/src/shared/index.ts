@@ -6,7 +6,6 @@ export * from './endereco.guard';
 export * from './fila';
 export * from './nomes-locais';
 export * from './propriedades-das-flags';
-export * from './uuid';
 export * from './verificacao';
 export * from './webhook.client';
 export * from './webhook.response';

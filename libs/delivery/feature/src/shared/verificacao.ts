@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { corpoNotificacao, type Segredos } from '@trilha/delivery-domain';
 import { InvalidInputException } from '@trilha/http';
+import { novoId } from '@trilha/ids';
 import { currentTraceparent } from '@trilha/observability';
 import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
 import { WebhookClient } from './webhook.client';
@@ -36,7 +37,7 @@ export class VerificacaoUrl {
       throw error;
     }
     const verificacao = corpoNotificacao('webhook.verificacao', { idLoja, desafio: randomBytes(16).toString('base64url') });
-    const resultado = await this.client.enviar({ url: url.href, ...segredos }, randomUUID(), verificacao, currentTraceparent());
+    const resultado = await this.client.enviar({ url: url.href, ...segredos }, novoId(), verificacao, currentTraceparent());
     if (!resultado.ok) {
       throw invalida(
         `a verificação falhou: ${resultado.erro}`,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
 import type { FlagsEvento } from '@trilha/delivery-domain';
+import { novoId } from '@trilha/ids';
 import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
 import { testStack } from '@trilha/testing';
 import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
@@ -57,7 +58,7 @@ export function bancoDeEntregas(poolSize = 8): BancoDeEntregas {
 
   const novaLoja = () => (lojas += 1);
   const evento = (idLoja: number, type = 'aplicativo.removido'): EventEnvelope => ({
-    id: randomUUID(), type, schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null,
+    id: novoId(), type, schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja, correlationId: 'c', causationId: null, traceparent: null,
     data: { idLoja, dataRemocao: new Date().toISOString() },
   });
   return {
@@ -71,7 +72,7 @@ export function bancoDeEntregas(poolSize = 8): BancoDeEntregas {
     async lojaComWebhook(eventos = TODOS_OS_EVENTOS) {
       const idLoja = novaLoja();
       await dataSource.query(`INSERT INTO webhooks (id_loja, id_webhook, url, eventos, segredo, criado_em) VALUES ($1, $2, $3, $4, 'whsec_c2VncmVkbw==', now())`, [
-        idLoja, randomUUID(), `https://loja-${idLoja}.example/hook`, JSON.stringify(eventos),
+        idLoja, novoId(), `https://loja-${idLoja}.example/hook`, JSON.stringify(eventos),
       ]);
       return idLoja;
     },
