@@ -4,15 +4,15 @@
 //   Target: p50 ≤ 20 ms, p99 ≤ 100 ms at 500 events/s, on a 2-core machine with the
 //   whole stack running (docs/BENCHMARKS.md).
 //
-//   npm run bench:events [-- --rate=500 --duration=30 --warmup=30 --stores=200 --keep]
+//   npm run bench:events [-- --rate=500 --duration=30 --warmup=30 --stores=200 --source=lojas|atendimento --keep]
 //
 // It starts its own durable stack (fast: false, as in production) in a temporary directory on
 // its own ports (shifted by TRILHA_PORT_OFFSET) and creates stores through the HTTPS API. Then
 // this process plays one more service: with the platform's own EventStore and OutboxRelay (the
 // built libs/event-store, as every service runs them) on a schema of its own, it commits
-// `aplicativo.removido` events of those stores at a fixed rate, each in its own transaction;
-// its relay takes them to lojas.events.v1, where the delivery-service consumes them through its
-// inbox. The load is the events themselves, not HTTP requests: the figure is the event
+// events of those stores at a fixed rate, each in its own transaction: `aplicativo.removido`
+// (--source=lojas, the default) or `atendimento.criado` (--source=atendimento); its relay takes
+// them to their topic, where the delivery-service consumes them through its inbox. The load is the events themselves, not HTTP requests: the figure is the event
 // plumbing's, and the HTTP routes have benchmarks of their own.
 //
 // Latency of an event = delivery.inbox.processed_at − events.occurred_at, both from
@@ -33,10 +33,34 @@ const { EventStore, OutboxRelay, createKafka, dataSourceOptions, migrate } = req
 
 // The warm-up is long because the stack is fresh: Kafka's JVM spends its first half minute
 // compiling hot code, which a running broker has long done.
-const args = parseArgs({ rate: 500, duration: 30, warmup: 30, stores: 200, keep: false });
+const args = parseArgs({ rate: 500, duration: 30, warmup: 30, stores: 200, source: 'lojas', keep: false });
 const TARGET = { p50: 20, p99: 100 };
-const CONSUMER = 'delivery.lojas-conhecidas';
 const SCHEMA = 'bench_producer';
+
+/**
+ * What the benchmark's service commits, on which topic, and which consumer of the delivery
+ * service it is measured at: `lojas`, an `aplicativo.removido` as the gateway commits it (the
+ * store's view and queue); `atendimento`, an `atendimento.criado` as the atendimento service
+ * commits it (the notification: the stores have no webhook, so it is queued).
+ */
+const SOURCES = {
+  lojas: {
+    topic: 'lojas.events.v1',
+    consumer: 'delivery.lojas-conhecidas',
+    event: (idLoja) => ({ type: 'aplicativo.removido', data: { idLoja, dataRemocao: new Date().toISOString() } }),
+  },
+  atendimento: {
+    topic: 'atendimento.events.v1',
+    consumer: 'delivery.notificacoes',
+    event: (idLoja) => ({
+      type: 'atendimento.criado',
+      data: { idAtendimento: randomUUID(), idLoja, canal: 'chat', tipo: 'duvida', status: 'aberto', dadosCliente: { nome: 'Cliente' }, dataAbertura: new Date().toISOString() },
+    }),
+  },
+};
+const source = SOURCES[args.source];
+if (!source) throw new Error(`--source must be one of ${Object.keys(SOURCES).join(', ')}`);
+const CONSUMER = source.consumer;
 const DRAIN_TIMEOUT_MS = 15_000;
 
 const bench = await benchStack('events', BASE_PORTS.events, { keep: args.keep, rateLimitPerMinute: 100_000_000 });
@@ -46,13 +70,13 @@ async function producerService(stack) {
   const database = { url: stack.infra.databaseUrl, schema: SCHEMA, poolSize: 10, migrations: [] };
   await migrate(database);
   const dataSource = await new DataSource(dataSourceOptions(database)).initialize();
-  const store = new EventStore(dataSource, (event) => ({ topic: 'lojas.events.v1', data: event.data }), []);
+  const store = new EventStore(dataSource, (event) => [{ topic: source.topic, schemaVersion: 1, data: event.data }], []);
   const relay = new OutboxRelay(createKafka({ brokers: [stack.infra.kafkaBrokers] }, 'bench-producer-relay'), database);
   store.onOutboxCommit(() => relay.wake());
   await relay.start();
   return {
     commit: (idLoja) => store.transaction((manager) =>
-      store.append(manager, `bench-${randomUUID()}`, 0, [{ type: 'aplicativo.removido', data: { idLoja, dataRemocao: new Date().toISOString() } }], { idLoja })),
+      store.append(manager, `bench-${randomUUID()}`, 0, [source.event(idLoja)], { idLoja })),
     stop: async () => {
       await relay.stop();
       await dataSource.destroy();
@@ -67,7 +91,7 @@ async function producerTimestamps(brokers, eventIds) {
   const found = new Map();
   await consumer.connect();
   try {
-    await consumer.subscribe({ topic: 'lojas.events.v1', fromBeginning: true });
+    await consumer.subscribe({ topic: source.topic, fromBeginning: true });
     let allFound;
     const done = new Promise((resolve) => (allFound = resolve));
     await consumer.run({
@@ -156,7 +180,7 @@ await bench.run(async () => {
 
   process.stdout.write([
     '',
-    'Event latency: commit (EventStore + OutboxRelay) → delivery-service inbox, over lojas.events.v1',
+    `Event latency: commit (EventStore + OutboxRelay) → delivery-service inbox (${CONSUMER}), over ${source.topic}`,
     `  date            ${facts.date}`,
     `  machine         ${describeMachine(facts)}; load average ${facts.loadAverage} before`,
     `  stack           durable (PostgreSQL fsync on), log level warn, ${stores.length} stores, the whole stack running`,

@@ -55,7 +55,9 @@ function cpuSnapshot(names) {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      procs.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / tick });
+      // utime + stime, and cutime + cstime: the CPU of its children that have exited (a
+      // PostgreSQL backend whose connection closed), which would otherwise vanish from the sum.
+      procs.set(Number(entry), { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / tick });
     } catch {
       /* gone */
     }

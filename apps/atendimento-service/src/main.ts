@@ -24,7 +24,7 @@ main(() =>
     consumes: true,
     // Every tracking event of every store comes here, for a view the agents read: fetches of
     // 16 KiB (a dozen events under load) cost the service and the broker a fraction of what
-    // fetches of two or three do, for up to 50 ms more before a message is applied.
+    // fetches of one or two do, for up to 500 ms before a lone message is applied.
     consumerFetchMinBytes: 16 * 1024,
     // Every partition at once, each in order: the view's writes of the messages handled
     // together go to PostgreSQL in one message (MessageConsumer's idempotent handlers).

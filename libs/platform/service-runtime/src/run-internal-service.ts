@@ -32,8 +32,8 @@ export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServ
   /** Kafka partitions it handles at once (default 1). Each partition, so each store, stays in order. */
   consumerPartitions?: number;
   /**
-   * How many bytes of messages a fetch waits for, up to 50 ms (default 1 KiB): more for a
-   * service that reads a busy topic and can afford its messages a little later.
+   * How many bytes of messages a fetch waits for, up to 500 ms (default: the first message):
+   * more for a service that reads a busy topic and can afford its messages a little later.
    */
   consumerFetchMinBytes?: number;
   /** Inline projections of its own events, for `main.js rebuild-projections`. */

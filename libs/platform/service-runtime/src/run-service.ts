@@ -21,7 +21,7 @@ export interface ServiceSpec {
   /**
    * Kafka consumer group of the service's message controllers; none when it consumes nothing.
    * `partitions`: how many partitions it handles at once (default 1); each stays in order.
-   * `fetchMinBytes`: how much a fetch waits for, up to 50 ms (default 1 KiB).
+   * `fetchMinBytes`: how much a fetch waits for, up to 500 ms (default: the first message).
    */
   consumer?: { groupId: string; fromBeginning: boolean; partitions?: number; fetchMinBytes?: number };
   /** Inline projections of the service's own events, for `main.js rebuild-projections`. */
@@ -64,15 +64,15 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     strategy: new KafkaServer({
       postfixId: '',
       client: kafkaClientConfig(spec.kafka, spec.consumer.groupId),
-      // A fetch returns once 1 KiB of messages is there (two or three events), or after
-      // 50 ms: under load each fetch carries a batch, so consumers and the broker make a
-      // fraction of the round trips, and an idle consumer asks 20 times a second, not 200
-      // (docs/BENCHMARKS.md, Foundation). The price: a lone event may wait up to 50 ms.
+      // A fetch returns as soon as a message is there (or `fetchMinBytes` of them), and an idle
+      // one waits up to 500 ms on the broker (Kafka's own defaults): a lone event is read at
+      // once, and an idle consumer asks twice a second. Every fetch costs the broker CPU
+      // whether it brings anything or not (docs/BENCHMARKS.md, Foundation).
       consumer: {
         groupId: spec.consumer.groupId,
         allowAutoTopicCreation: false,
-        minBytes: spec.consumer.fetchMinBytes ?? 1024,
-        maxWaitTimeInMs: 50,
+        minBytes: spec.consumer.fetchMinBytes ?? 1,
+        maxWaitTimeInMs: 500,
       },
       subscribe: { fromBeginning: spec.consumer.fromBeginning },
       // Offsets are committed once a second rather than after every fetch: a redelivery

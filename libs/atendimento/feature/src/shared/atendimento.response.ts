@@ -9,7 +9,7 @@ export class DadosClienteAtendimentoResponse {
 
 /** The answer of POST /atendimentos: the data of `atendimento.criado`. */
 export class AtendimentoCriadoResponse {
-  @ApiProperty({ format: 'uuid', description: 'UUIDv7 (em ordem de criação). Trate-o como texto opaco.' }) idAtendimento: string;
+  @ApiProperty({ description: 'UUIDv7 (em ordem de criação). Trate-o como texto opaco.' }) idAtendimento: string;
   @ApiProperty() idLoja: number;
   @ApiProperty({ enum: CANAIS }) canal: string;
   @ApiProperty({ enum: TIPOS_ATENDIMENTO }) tipo: string;
@@ -19,7 +19,7 @@ export class AtendimentoCriadoResponse {
 }
 
 export class MensagemAtendimentoResponse {
-  @ApiProperty({ format: 'uuid', description: 'UUIDv7 (em ordem de criação). Trate-o como texto opaco.' }) idMensagem: string;
+  @ApiProperty({ description: 'UUIDv7 (em ordem de criação). Trate-o como texto opaco.' }) idMensagem: string;
   @ApiProperty({ enum: DIRECOES, description: '`entrada`: do cliente para a loja; `saida`: da loja ou de um agente para o cliente.' }) direcao: string;
   @ApiProperty() remetente: string;
   @ApiProperty() mensagem: string;
