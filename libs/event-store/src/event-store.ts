@@ -153,6 +153,35 @@ export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () 
 }
 
 /**
+ * A transaction in two round trips: BEGIN travels with `opening` (a statement without
+ * parameters, whose result `work` gets), and the writes `work` makes with `writeAtCommit` travel
+ * with the COMMIT. Each round trip is a loopback wake-up of both sides, the main cost of a short
+ * transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown.
+ */
+export async function compactTransaction<T>(
+  dataSource: DataSource,
+  opening: string | undefined,
+  work: (manager: EntityManager, opened: QueryResult | undefined) => Promise<T>,
+): Promise<T> {
+  const runner = dataSource.createQueryRunner();
+  let connection: PoolClient | undefined;
+  try {
+    connection = (await runner.connect()) as PoolClient;
+    let opened: QueryResult | undefined;
+    if (opening === undefined) await connection.query('BEGIN');
+    else [, opened] = (await connection.query(`BEGIN; ${opening}`)) as unknown as QueryResult[];
+    const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened));
+    await connection.query([...writes, 'COMMIT'].join(';\n'));
+    return value;
+  } catch (error) {
+    await connection?.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
+/**
  * Append-only event log of one service. An append writes the events and their outgoing
  * messages (the outbox) and updates the inline projections, all in the caller's transaction;
  * the stream's version is checked as it commits (optimistic concurrency).
@@ -191,26 +220,17 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
   }
 
   private async inTransaction<T, S extends E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, streamId?: string): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    let connection: PoolClient | undefined;
+    let wroteOutbox = false;
     try {
-      connection = (await runner.connect()) as PoolClient;
-      let stream: StoredEvent<S>[] = [];
-      if (streamId === undefined) await connection.query('BEGIN');
-      else {
-        const [, read] = (await connection.query(`BEGIN; ${readStreamSql(streamId)}`)) as unknown as QueryResult<EventRow>[];
-        stream = read.rows.map((row) => fromRow<S>(row));
-      }
-      const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, stream));
-      const wroteOutbox = this.outboxWriters.has(runner.manager);
-      await connection.query([...writes, 'COMMIT'].join(';\n'));
+      const value = await compactTransaction(this.dataSource, streamId === undefined ? undefined : readStreamSql(streamId), async (manager, read) => {
+        const result = await work(manager, (read?.rows ?? []).map((row: EventRow) => fromRow<S>(row)));
+        wroteOutbox = this.outboxWriters.has(manager);
+        return result;
+      });
       if (wroteOutbox) for (const listener of this.outboxListeners) listener();
       return value;
     } catch (error) {
-      await connection?.query('ROLLBACK').catch(() => undefined);
       throw asConcurrencyError(error);
-    } finally {
-      await runner.release();
     }
   }
 

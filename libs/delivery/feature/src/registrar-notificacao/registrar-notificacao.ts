@@ -3,9 +3,8 @@ import type { EventEnvelope } from '@trilha/contracts';
 import { FLAG_DO_EVENTO, FLAGS_PADRAO } from '@trilha/delivery-domain';
 import { novoId } from '@trilha/ids';
 import { currentTraceparent } from '@trilha/observability';
-import { CANAL_ENTREGAS, consultaPreparada, travarLojas } from '../shared';
-
-export type Destino = 'webhook' | 'fila' | 'desligado';
+import { writeAtCommit } from '@trilha/event-store';
+import { CANAL_ENTREGAS, travarLojas } from '../shared';
 
 /**
  * Records where a store's notification goes (docs/API.md section 7), in the consumer's
@@ -16,14 +15,14 @@ export type Destino = 'webhook' | 'fila' | 'desligado';
  * deactivated (410 Gone, or failing too long) the event goes to the queue with `entregaFalhou`
  * and a delivery `falhou` without attempts, which POST /webhook/entregas/recuperar can send.
  * The delivery's and the queue item's ids are new UUIDv7s (@trilha/ids), so they sort by creation.
+ * Nothing is read back: in the consumer, the lock and the statement travel with the COMMIT.
  */
-export async function registrarNotificacao(manager: EntityManager, event: EventEnvelope): Promise<Destino> {
+export async function registrarNotificacao(manager: EntityManager, event: EventEnvelope): Promise<void> {
   // The lock comes first, in its own statement, so the next one reads what the store's other
   // writers committed before it (READ COMMITTED takes a snapshot per statement).
   await travarLojas(manager, [event.idLoja]);
-  const [{ destino }] = await consultaPreparada<{ destino: Destino }>(
+  await writeAtCommit(
     manager,
-    'registrar-notificacao',
     `WITH webhook AS (
        -- A registration stored before the event's flag existed lacks its key: the flag's default holds.
        SELECT coalesce((eventos ->> $7)::boolean, $9::boolean) AS quer, ativo FROM webhooks WHERE id_loja = $1
@@ -40,10 +39,8 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
        WHERE NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer)
        ON CONFLICT (id_evento) DO NOTHING
      )
-     SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer) THEN 'fila' WHEN EXISTS (SELECT 1 FROM entrega) THEN 'webhook' ELSE 'desligado' END AS destino,
-            -- The dispatchers are woken (at commit) only when the delivery is due now.
-            (SELECT pg_notify($8, '') FROM entrega WHERE proxima_em IS NOT NULL) AS aviso`,
+     -- The dispatchers are woken (at commit) only when the delivery is due now.
+     SELECT pg_notify($8, '') FROM entrega WHERE proxima_em IS NOT NULL`,
     [event.idLoja, event.id, event.type, JSON.stringify(event.data), currentTraceparent() ?? event.traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS, FLAGS_PADRAO[FLAG_DO_EVENTO[event.type]] ?? null, novoId(), novoId()],
   );
-  return destino;
 }

@@ -1,5 +1,6 @@
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { writeAtCommit } from '@trilha/event-store';
 
 /** NOTIFY channel: a delivery became due now (a new event, or the next first attempt of a store). */
 export const CANAL_ENTREGAS = 'delivery_entregas';
@@ -11,12 +12,14 @@ const TRAVA_LOJA = 5_171_001;
  * Serialises the writers of one store's deliveries: the consumer that records a new event, the
  * dispatcher that ends a first attempt and makes the next one due, and the API (webhook
  * removal, resend). Always taken before any row of the store is locked, in ascending order.
+ * In a consumer's transaction the lock travels with the writes sent at its COMMIT
+ * (`writeAtCommit`), just before the writes that follow it there; anywhere else it is taken at once.
  */
 export async function travarLojas(manager: EntityManager, idsLoja: number[]): Promise<void> {
   const ids = [...new Set(idsLoja)].sort((a, b) => a - b);
   if (ids.length === 0) return;
   // unnest yields the ids in the array's (ascending) order, so the locks are taken in it.
-  await manager.query(`SELECT pg_advisory_xact_lock(${TRAVA_LOJA}, id) FROM unnest($1::int[]) AS id`, [ids]);
+  await writeAtCommit(manager, `SELECT pg_advisory_xact_lock(${TRAVA_LOJA}, id) FROM unnest($1::int[]) AS id`, [ids.map(String)]);
 }
 
 export async function avisarEntregas(manager: EntityManager): Promise<void> {
