@@ -1,7 +1,7 @@
 // Benchmark: GET /v1/pedidoRastreio through the gateway over HTTPS, against a bare Node HTTPS
 // server answering the same JSON from memory (the ceiling), in the same run.
 //
-//   Target: ≥ 1,500 req/s with p99 ≤ 50 ms at 50 connections, with the whole stack on
+//   Target: ≥ 0.35 × the ceiling's req/s with p99 ≤ 50 ms at 50 connections, with the whole stack on
 //   this 2-core machine and 1,000 stores × 20 orders × 2 volumes × 10 events loaded, the load
 //   spread over enough stores that no limit is hit. GET /pedidoRastreio allows a store 120
 //   requests a calendar minute, so 1,000 stores take at most 3,400 req/s over a 35 s run: the
@@ -29,7 +29,7 @@ import { trackingDataSet, trackingReportHead } from './lib/tracking-data.mjs';
 
 const { Agent } = createRequire(import.meta.url)('undici');
 const args = parseArgs({ connections: 50, duration: 30, warmup: 5, stores: 2000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: false });
-const TARGET = { rate: 1500, p99: 50 };
+const TARGET = { ratio: 0.35, p99: 50 };
 
 /** The ceiling: the same JSON from memory, on a bare Node HTTPS server in its own process. */
 function startCeiling(certFile, keyFile, body) {
@@ -134,7 +134,7 @@ await bench.run(async () => {
     await gateway.close();
 
     const allAnswered = [...trilhaResult.statuses.keys()].every((status) => status === 200) && trilhaResult.errors.size === 0;
-    const pass = trilha.rate >= TARGET.rate && trilha.p99 <= TARGET.p99 && allAnswered;
+    const pass = trilha.rate >= TARGET.ratio * bare.rate && trilha.p99 <= TARGET.p99 && allAnswered;
     process.stdout.write([
       ...trackingReportHead('GET /v1/pedidoRastreio through the gateway (HTTPS), closed loop', facts, args, counts),
       `  requests        ${args.connections} connections, ${args.duration} s after ${args.warmup} s warm-up; the stores in turn, a random order of each, the four filters in turn`,
@@ -145,7 +145,7 @@ await bench.run(async () => {
       `  service alone   ${service.line} (tracking service's internal port, plain HTTP, no gateway)`,
       `                  CPU: ${serviceCpu.text}`,
       `  ratio           Trilha / ceiling = ${(trilha.rate / bare.rate).toFixed(3)} of the throughput`,
-      `  target          ≥ ${TARGET.rate} req/s with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}${allAnswered ? '' : ' (not every answer was 200)'}`,
+      `  target          ≥ ${TARGET.ratio} × the ceiling with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}${allAnswered ? '' : ' (not every answer was 200)'}`,
       '',
     ].join('\n'));
     return pass;
