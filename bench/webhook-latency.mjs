@@ -28,7 +28,7 @@ import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
 import { latencyLine, percentile } from './lib/latency.mjs';
 import { closedLoop, openLoop } from './lib/load-loops.mjs';
-import { cpuMeter, describeMachine } from './lib/machine.mjs';
+import { cpuMeter, describeMachine, machine } from './lib/machine.mjs';
 import { cpuPerEvent, measureCeiling } from './lib/pipeline/ceiling.mjs';
 import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 import { eventSource, SOURCE_DESCRIPTIONS } from './lib/webhook-sources.mjs';
@@ -51,12 +51,14 @@ const quarterOf = (capacity) => Math.max(1, Math.round(capacity / 4));
 let ceiling;
 if (args.ceiling) {
   say('measuring the ceiling first, on infrastructure of its own');
+  const facts = machine();
   ceiling = await measureCeiling({
     phases: args.mode === 'rate' && args.rate === 'auto' ? ['capacity', 'rate'] : phases,
     rate: (figures) => (args.rate === 'auto' ? quarterOf(figures.capacity.capacity) : Number(args.rate)),
     duration: args.duration,
     warmup: args.warmup,
   });
+  ceiling.lines.splice(1, 0, `  date            ${facts.date}`, `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`);
 }
 const rate = args.rate !== 'auto' ? Number(args.rate) : ceiling?.figures.rate?.offered ?? 200;
 
