@@ -16,7 +16,8 @@ const root = resolve(import.meta.dirname, '../..');
 const { Client } = require('pg');
 const domain = require(join(root, 'dist/libs/tracking/domain/src/index.js'));
 const { pedidoResposta } = require(join(root, 'dist/libs/tracking/feature/src/pedido.response.js'));
-const { novoIdPedido, novoTokenRastreio } = require(join(root, 'dist/libs/tracking/feature/src/ids.js'));
+const { novoTokenRastreio } = require(join(root, 'dist/libs/tracking/feature/src/ids.js'));
+const { novoIdCompacto } = require(join(root, 'dist/libs/platform/ids/src/index.js'));
 
 /** Inserts rows column by column with unnest, in batches. */
 async function insertRows(db, table, columns, types, rows) {
@@ -69,7 +70,7 @@ async function loadTrackingData(stack, stores, { orders, volumes, events }) {
     const codigoRows = [];
     for (let o = 0; o < orders; o += 1) {
       const tokenRastreio = novoTokenRastreio();
-      const novo = { idPedido: novoIdPedido(), tokenRastreio, linkRastreio: `${publicBaseUrl}/rastreio/${tokenRastreio}` };
+      const novo = { idPedido: novoIdCompacto(), tokenRastreio, linkRastreio: `${publicBaseUrl}/rastreio/${tokenRastreio}` };
       const numeroPedido = `PED-${o}`;
       const codigos = Array.from({ length: volumes }, (_, v) => `BR${store.idLoja}X${o}X${v}`);
       let state = domain.pedidoInicial();

@@ -127,8 +127,9 @@ export function inlineParameters(sql: string, params: readonly Literal[]): strin
 const writesAtCommit = new WeakMap<EntityManager, string[]>();
 
 /**
- * Runs a write whose result nothing reads: inside an `EventStore.transaction` it is sent with
- * the COMMIT, in the same message (one round trip fewer per write), and in an idempotent
+ * Runs a write whose result nothing reads: inside a `compactTransaction` (a command's
+ * `EventStore.transaction`, a consumer's inbox transaction) it is sent with the COMMIT, in the
+ * same message (one round trip fewer per write), and in an idempotent
  * message handler with the other messages' writes (`MessageConsumer`); elsewhere (a rebuild,
  * a plain transaction) at once. Its error, if any, then fails the commit, which rolls back.
  */

@@ -67,7 +67,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
       // A fetch returns as soon as a message is there (or `fetchMinBytes` of them), and an idle
       // one waits up to 500 ms on the broker (Kafka's own defaults): a lone event is read at
       // once, and an idle consumer asks twice a second. Every fetch costs the broker CPU
-      // whether it brings anything or not (docs/BENCHMARKS.md, Foundation).
+      // whether it brings anything or not (docs/BENCHMARKS.md, the event pipeline against its ceiling).
       consumer: {
         groupId: spec.consumer.groupId,
         allowAutoTopicCreation: false,

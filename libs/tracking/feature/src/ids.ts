@@ -1,11 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { novoIdCompacto } from '@trilha/ids';
-
-/**
- * A new idPedido: the platform's id (a UUIDv7 from @trilha/ids, so orders sort by creation) in
- * its compact form, 32 lowercase hex characters, because the public API limits idPedido to 32.
- */
-export const novoIdPedido = (): string => novoIdCompacto();
 
 /**
  * The public page's token: 128 random bits (the contract asks for at least 96), URL-safe. It is

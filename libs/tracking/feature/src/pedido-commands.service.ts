@@ -17,7 +17,8 @@ import {
   type PedidoState,
   type TipoPedido,
 } from '@trilha/tracking-domain';
-import { novoIdPedido, novoTokenRastreio } from './ids';
+import { novoIdCompacto } from '@trilha/ids';
+import { novoTokenRastreio } from './ids';
 import { TRACKING_OPTIONS, type TrackingOptions } from './tracking.options';
 
 export interface PedidoDecision {
@@ -91,6 +92,6 @@ export class PedidoCommands {
 
   private novoPedido(): NovoPedido {
     const tokenRastreio = novoTokenRastreio();
-    return { idPedido: novoIdPedido(), tokenRastreio, linkRastreio: `${this.options.publicBaseUrl}/rastreio/${tokenRastreio}` };
+    return { idPedido: novoIdCompacto(), tokenRastreio, linkRastreio: `${this.options.publicBaseUrl}/rastreio/${tokenRastreio}` };
   }
 }

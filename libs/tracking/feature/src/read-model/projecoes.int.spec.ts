@@ -14,7 +14,8 @@ import {
   type Rastreio,
 } from '@trilha/tracking-domain';
 import { testStack } from '@trilha/testing';
-import { novoIdPedido, novoTokenRastreio } from '../ids';
+import { novoIdCompacto } from '@trilha/ids';
+import { novoTokenRastreio } from '../ids';
 import { trackingMigrations } from '../migrations';
 import { PedidosProjection } from './pedidos.projection';
 import { RastreiosProjection } from './rastreios.projection';
@@ -32,7 +33,7 @@ describe('tracking read models (PostgreSQL)', () => {
 
   const novo = (): NovoPedido => {
     const tokenRastreio = novoTokenRastreio();
-    return { idPedido: novoIdPedido(), tokenRastreio, linkRastreio: `https://it.test/rastreio/${tokenRastreio}` };
+    return { idPedido: novoIdCompacto(), tokenRastreio, linkRastreio: `https://it.test/rastreio/${tokenRastreio}` };
   };
   const dados = (numeroPedido: string): DadosPedido => ({
     numeroPedido, tipoPedido: 'envio', pedidoCanal: null, canalVenda: null, situacao: 'novo', cliente: { nome: 'Ana' }, enderecoEntrega: null,
