@@ -1,5 +1,9 @@
+import type { Admin, ITopicMetadata } from 'kafkajs';
 import type { KafkaConnection } from '@trilha/config';
 import { createKafka } from './kafka';
+
+/** How long new topics may take to have a leader for every partition. */
+const LEADERS_TIMEOUT_MS = 30_000;
 
 export interface TopicToEnsure {
   name: string;
@@ -24,7 +28,9 @@ export async function ensureTopics(connection: KafkaConnection, topics: TopicToE
     const missing = topics.filter((topic) => !existing.has(topic.name));
     if (missing.length > 0) {
       await admin.createTopics({
-        waitForLeaders: true,
+        // Not kafkajs's wait: it gives up at the first "does not host this topic-partition",
+        // which a KRaft broker answers until the new topic reaches its metadata cache.
+        waitForLeaders: false,
         topics: missing.map((topic) => ({
           topic: topic.name,
           numPartitions: topic.partitions,
@@ -33,7 +39,7 @@ export async function ensureTopics(connection: KafkaConnection, topics: TopicToE
         })),
       });
     }
-    const { topics: metadata } = await admin.fetchTopicMetadata({ topics: topics.map((topic) => topic.name) });
+    const metadata = await withLeaders(admin, topics.map((topic) => topic.name));
     return topics.map((topic) => {
       const partitions = metadata.find((found) => found.name === topic.name)!.partitions.length;
       const note = partitions === topic.partitions ? '' : ` (${topic.partitions} wanted: left unchanged)`;
@@ -41,5 +47,22 @@ export async function ensureTopics(connection: KafkaConnection, topics: TopicToE
     });
   } finally {
     await admin.disconnect();
+  }
+}
+
+/** The topics' metadata once every partition of each has a leader, asking again until LEADERS_TIMEOUT_MS. */
+async function withLeaders(admin: Admin, names: string[]): Promise<ITopicMetadata[]> {
+  const until = Date.now() + LEADERS_TIMEOUT_MS;
+  for (;;) {
+    const answer = await admin.fetchTopicMetadata({ topics: names }).then(
+      ({ topics }) => topics,
+      (error: Error) => error,
+    );
+    const ready = !(answer instanceof Error) && answer.every((topic) => topic.partitions.length > 0 && topic.partitions.every((partition) => partition.leader >= 0));
+    if (ready) return answer;
+    if (Date.now() >= until) {
+      throw answer instanceof Error ? answer : new Error(`topics ${names.join(', ')} have no leader for every partition after ${LEADERS_TIMEOUT_MS / 1000} s`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
