@@ -117,6 +117,16 @@ describe('event store (PostgreSQL and Kafka)', () => {
     expect(row).toEqual({ text, array, n: -7, date, yes: true, nothing: null });
   });
 
+  it('writes arrays of numbers, booleans, dates and NULLs as PostgreSQL reads them back', async () => {
+    const date = new Date('2026-01-02T03:04:05.678Z');
+    const [row] = await dataSource.query(
+      inlineParameters('SELECT $1::int[] AS ints, $2::boolean[] AS flags, $3::timestamptz[] AS dates, $4::text[] AS texts', [
+        [1, -2, null], [true, false, null], [date, null], [null, 'NULL', 'a"b'],
+      ]),
+    );
+    expect(row).toEqual({ ints: [1, -2, null], flags: [true, false, null], dates: [date, null], texts: [null, 'NULL', 'a"b'] });
+  });
+
   it('rebuilds a projection from the event log', async () => {
     const before = await dataSource.query(`SELECT stream_id, total FROM totals ORDER BY stream_id`);
     await dataSource.query(`UPDATE totals SET total = -1`);

@@ -94,20 +94,30 @@ export async function streamBefore<E extends DomainEvent>(manager: EntityManager
   return rows.map((row) => fromRow<E>(row));
 }
 
+type Scalar = string | number | boolean | Date | null;
 /** A parameter written into a statement as a literal (see `inlineParameters`). */
-type Literal = string | number | boolean | Date | readonly string[] | null | undefined;
+type Literal = Scalar | undefined | readonly Scalar[];
+
+function finite(value: number): string {
+  if (!Number.isFinite(value)) throw new TypeError(`cannot write ${value} into a statement`);
+  return String(value);
+}
+
+/** An array element in the array's text form: NULL bare, anything else quoted. */
+function arrayElement(item: Scalar): string {
+  if (item === null) return 'NULL';
+  const text = item instanceof Date ? item.toISOString() : typeof item === 'number' ? finite(item) : String(item);
+  return `"${text.replace(/[\\"]/g, '\\$&')}"`;
+}
 
 function literal(value: Literal): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new TypeError(`cannot write ${value} into a statement`);
-    return String(value);
-  }
+  if (typeof value === 'number') return finite(value);
   if (value instanceof Date) return escapeLiteral(value.toISOString());
   if (typeof value === 'string') return escapeLiteral(value);
-  // An array's text form, as pg sends a parameter: {"a","b"}, each element quoted.
-  if (Array.isArray(value)) return escapeLiteral(`{${value.map((item: string) => `"${item.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`);
+  // An array's text form, as pg sends a parameter: {"a",NULL,"b"}.
+  if (Array.isArray(value)) return escapeLiteral(`{${value.map(arrayElement).join(',')}}`);
   throw new TypeError(`cannot write a ${typeof value} into a statement`);
 }
 
@@ -154,8 +164,8 @@ export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () 
 }
 
 /**
- * A transaction in two round trips: BEGIN travels with `opening` (a statement without
- * parameters, whose result `work` gets), and the writes `work` makes with `writeAtCommit` travel
+ * A transaction in two round trips: BEGIN travels with `opening` (statements without
+ * parameters; `work` gets the last one's result), and the writes `work` makes with `writeAtCommit` travel
  * with the COMMIT. Each round trip is a loopback wake-up of both sides, the main cost of a short
  * transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown.
  */
@@ -170,7 +180,7 @@ export async function compactTransaction<T>(
     connection = (await runner.connect()) as PoolClient;
     let opened: QueryResult | undefined;
     if (opening === undefined) await connection.query('BEGIN');
-    else [, opened] = (await connection.query(`BEGIN; ${opening}`)) as unknown as QueryResult[];
+    else opened = ((await connection.query(`BEGIN; ${opening}`)) as unknown as QueryResult[]).at(-1);
     const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened));
     await connection.query([...writes, 'COMMIT'].join(';\n'));
     return value;

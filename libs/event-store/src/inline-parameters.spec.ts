@@ -7,6 +7,12 @@ describe('inlineParameters', () => {
     expect(inlineParameters('SELECT $10, $1', params)).toBe(`SELECT 'ten', '$2'`);
   });
 
+  it('writes an array element by element: NULL bare, every other value quoted', () => {
+    const date = new Date('2026-01-02T03:04:05.678Z');
+    expect(inlineParameters('SELECT $1', [[1, true, date, null, 'NULL']])).toBe(`SELECT '{"1","true","2026-01-02T03:04:05.678Z",NULL,"NULL"}'`);
+    expect(() => inlineParameters('SELECT $1', [[Number.POSITIVE_INFINITY]])).toThrow(TypeError);
+  });
+
   it('refuses what it cannot write and a parameter that was not given', () => {
     expect(() => inlineParameters('SELECT $1', [Number.NaN])).toThrow(TypeError);
     expect(() => inlineParameters('SELECT $1', [{ a: 1 } as never])).toThrow(TypeError);

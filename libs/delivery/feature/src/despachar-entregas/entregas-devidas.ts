@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { corpoNotificacao, decidirAposTentativa, type EstadoEntrega } from '@trilha/delivery-domain';
+import { compactTransaction } from '@trilha/event-store';
 import { novoId } from '@trilha/ids';
-import { CANAL_ENTREGAS, consultaPreparada, travarLojas, COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada, type ResultadoEnvio, webhookFromRow, type Webhook, type WebhookRow } from '../shared';
-import { registrarSaude } from './saude-endpoints';
+import { CANAL_ENTREGAS, consultaPreparada, travaDasLojas, travarLojas, COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada, type ResultadoEnvio, webhookFromRow, type Webhook, type WebhookRow } from '../shared';
+import { registrarSaude, saudeDosEndpoints, type SaudeRow } from './saude-endpoints';
 
 /** A claimed attempt: the delivery as it was when claimed, and where it goes. */
 export interface Reivindicada {
@@ -175,8 +176,10 @@ export class EntregasDevidas {
       ),
     );
     const retentativas = decisoes.some((decisao) => decisao.proximaEm !== null);
-    return this.dataSource.transaction(async (manager) => {
-      await travarLojas(manager, lote.map(({ entrega }) => entrega.idLoja));
+    const lojas = lote.map(({ entrega }) => entrega.idLoja);
+    // Three round trips: the stores' locks and their endpoints' health read under them go with
+    // BEGIN, then the prepared statement below, and the health's writes with the COMMIT.
+    return compactTransaction(this.dataSource, `${travaDasLojas(lojas)}; ${saudeDosEndpoints(lojas)}`, async (manager, saude) => {
       // One statement: the attempts, the deliveries' next state, the queue (a resent or recovered
       // event that is delivered leaves it), and for each store whose first attempt or recovered
       // delivery this was (whatever its outcome), its next one made due. That one is read from
@@ -266,6 +269,7 @@ export class EntregasDevidas {
       );
       await registrarSaude(
         manager,
+        saude!.rows as SaudeRow[],
         lote.map(({ entrega, resultado }) => ({
           idLoja: entrega.idLoja,
           idWebhook: entrega.webhook.idWebhook,

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { evoluirSaude, motivoDesativacao, type SaudeWebhook, type TentativaFeita } from '@trilha/delivery-domain';
+import { inlineParameters, writeAtCommit } from '@trilha/event-store';
 import { desativarWebhook } from '../shared';
 
 /** A finished attempt to a webhook, as its endpoint's health counts it. */
@@ -8,7 +9,7 @@ export interface TentativaAoEndpoint extends TentativaFeita {
   idWebhook: string;
 }
 
-interface SaudeRow {
+export interface SaudeRow {
   id_loja: number;
   id_webhook: string;
   ativo: boolean;
@@ -22,21 +23,26 @@ interface SaudeRow {
 const ms = (data: Date | null) => (data === null ? null : data.getTime());
 const data = (epoch: number | null) => (epoch === null ? null : new Date(epoch));
 
-/**
- * Keeps each endpoint's health (GET /webhook `saude`) as attempts are recorded, in the
- * recording transaction, which holds the stores' locks: the health columns of `webhooks` and the
- * hourly counts of `tentativas_por_hora` (older than 25 h are dropped). Then deactivates the
- * webhooks whose attempts say so (a 410, or failing for `desativarAposMs`). Attempts to a
- * registration replaced meanwhile count for nothing.
- */
-export async function registrarSaude(manager: EntityManager, tentativas: TentativaAoEndpoint[], desativarAposMs: number, agora: number): Promise<void> {
-  if (tentativas.length === 0) return;
-  const lojas = [...new Set(tentativas.map((tentativa) => tentativa.idLoja))];
-  const rows: SaudeRow[] = await manager.query(
+/** The stores' endpoints' health as `registrarSaude` reads it: a statement sent with the recording transaction's BEGIN. */
+export function saudeDosEndpoints(idsLoja: number[]): string {
+  return inlineParameters(
     `SELECT id_loja, id_webhook, ativo, ultima_entrega, ultima_falha, ultimo_erro, falhas_seguidas, falhando_desde
      FROM webhooks WHERE id_loja = ANY($1::int[])`,
-    [lojas],
+    [[...new Set(idsLoja)]],
   );
+}
+
+/**
+ * Keeps each endpoint's health (GET /webhook `saude`) as attempts are recorded, in the
+ * recording transaction, which holds the stores' locks and read `rows` (`saudeDosEndpoints`)
+ * under them: the health columns of `webhooks` and the hourly counts of `tentativas_por_hora`
+ * (older than 25 h are dropped), written at its COMMIT. Then deactivates the webhooks whose
+ * attempts say so (a 410, or failing for `desativarAposMs`), at once. Attempts to a
+ * registration replaced meanwhile count for nothing.
+ */
+export async function registrarSaude(manager: EntityManager, rows: SaudeRow[], tentativas: TentativaAoEndpoint[], desativarAposMs: number, agora: number): Promise<void> {
+  if (tentativas.length === 0) return;
+  const lojas = [...new Set(tentativas.map((tentativa) => tentativa.idLoja))];
   const atualizadas: { row: SaudeRow; saude: SaudeWebhook; motivo: string | null }[] = [];
   for (const row of rows) {
     const doWebhook = tentativas.filter((t) => t.idLoja === row.id_loja && t.idWebhook === row.id_webhook).sort((a, b) => a.em - b.em);
@@ -52,7 +58,8 @@ export async function registrarSaude(manager: EntityManager, tentativas: Tentati
     atualizadas.push({ row, saude, motivo: row.ativo ? motivoDesativacao(saude, doWebhook, desativarAposMs, agora) : null });
   }
   if (atualizadas.length === 0) return;
-  await manager.query(
+  await writeAtCommit(
+    manager,
     `UPDATE webhooks w SET ultima_entrega = s.ultima_entrega, ultima_falha = s.ultima_falha, ultimo_erro = s.ultimo_erro,
        falhas_seguidas = s.falhas_seguidas, falhando_desde = s.falhando_desde
      FROM unnest($1::int[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::int[], $7::timestamptz[])
@@ -69,7 +76,8 @@ export async function registrarSaude(manager: EntityManager, tentativas: Tentati
     ],
   );
   const contadas = tentativas.filter((t) => atualizadas.some(({ row }) => row.id_loja === t.idLoja && row.id_webhook === t.idWebhook));
-  await manager.query(
+  await writeAtCommit(
+    manager,
     `INSERT INTO tentativas_por_hora (id_loja, hora, sucessos, falhas)
      SELECT id_loja, date_trunc('hour', em), count(*) FILTER (WHERE ok), count(*) FILTER (WHERE NOT ok)
      FROM unnest($1::int[], $2::timestamptz[], $3::boolean[]) AS t(id_loja, em, ok)
@@ -77,7 +85,7 @@ export async function registrarSaude(manager: EntityManager, tentativas: Tentati
      ON CONFLICT (id_loja, hora) DO UPDATE SET sucessos = tentativas_por_hora.sucessos + EXCLUDED.sucessos, falhas = tentativas_por_hora.falhas + EXCLUDED.falhas`,
     [contadas.map((t) => t.idLoja), contadas.map((t) => new Date(t.em)), contadas.map((t) => t.ok)],
   );
-  await manager.query(`DELETE FROM tentativas_por_hora WHERE id_loja = ANY($1::int[]) AND hora < now() - interval '25 hours'`, [lojas]);
+  await writeAtCommit(manager, `DELETE FROM tentativas_por_hora WHERE id_loja = ANY($1::int[]) AND hora < now() - interval '25 hours'`, [lojas]);
   for (const { row, motivo } of atualizadas) {
     if (motivo !== null) await desativarWebhook(manager, row.id_loja, row.id_webhook, motivo);
   }
