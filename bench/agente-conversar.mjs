@@ -3,19 +3,23 @@
 //   Target: p99 ≤ 50 ms with 1,000 FAQ entries in the agent, on a 2-core machine with
 //   the whole stack running (docs/BENCHMARKS.md).
 //
-//   node bench/agente-conversar.mjs [--rate=100 --duration=30 --warmup=5 --keep]
+//   node bench/agente-conversar.mjs [--rate=100 --duration=30 --warmup=5 --ceiling=true --keep]
 //
 // It starts its own durable stack on its own ports (shifted by TRILHA_PORT_OFFSET), creates a
 // store and an agent with 1,000 generated questions, then sends a fixed rate of messages — a mix
 // of paraphrases of its questions and questions it cannot answer — and measures each call over
-// HTTPS through the gateway. Progress goes to stderr; the report to stdout.
+// HTTPS through the gateway. Unless --ceiling=false, the ceiling is measured first
+// (lib/pipeline/ceiling.mjs, role 1 alone: an HTTPS POST that commits an event row and its outbox
+// row, on infrastructure of its own) at the same rate, and the report gives the latency's ratio to
+// its answers'. Progress goes to stderr; the report to stdout.
 import { BASE_PORTS, fmt, parseArgs, say } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
-import { countsLine, latencyLine, percentile } from './lib/latency.mjs';
+import { countsLine, latencyLine, latencyRatios, percentile } from './lib/latency.mjs';
 import { openLoop } from './lib/load-loops.mjs';
 import { cpuMeter, describeMachine } from './lib/machine.mjs';
+import { ceilingReport, measureCeiling } from './lib/pipeline/ceiling.mjs';
 
-const args = parseArgs({ rate: 100, duration: 30, warmup: 5, keep: false });
+const args = parseArgs({ rate: 100, duration: 30, warmup: 5, ceiling: true, keep: false });
 const TARGET = { p99: 50 };
 
 const PRODUTOS = ['tênis de corrida', 'camiseta dry fit', 'mochila escolar', 'garrafa térmica', 'fone bluetooth', 'relógio esportivo', 'jaqueta corta-vento',
@@ -54,6 +58,11 @@ const mensagens = [
   ...DESCONHECIDAS,
 ];
 
+if (args.ceiling) say('measuring the ceiling first, on infrastructure of its own');
+const ceiling = args.ceiling
+  ? await measureCeiling({ roles: ['https'], phases: ['rate'], rate: args.rate, duration: args.duration, warmup: args.warmup, keep: args.keep })
+  : undefined;
+
 const bench = await benchStack('agente', BASE_PORTS.agente, { keep: args.keep, rateLimitPerMinute: 100_000_000 });
 
 await bench.run(async () => {
@@ -87,6 +96,7 @@ await bench.run(async () => {
   const cpu = meter.stop();
   const p99 = percentile(loop.latencies, 99);
   const responses = new Map([...loop.statuses, ...loop.errors]);
+  const ratio = ceiling && `at ${args.rate}/s: ${latencyRatios(loop.latencies, ceiling.figures.rate.latencies)}`;
   const pass = p99 <= TARGET.p99 && loop.statuses.get(200) === loop.requests;
 
   process.stdout.write([
@@ -100,8 +110,9 @@ await bench.run(async () => {
     `  achieved rate   ${loop.rate.toFixed(1)} requests/s in the measured window`,
     `  responses       ${countsLine(responses)}; intents ${countsLine(intencoes)}`,
     `  latency         ${latencyLine(loop.latencies)}`,
-    `  target          p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'} (p99 ${fmt(p99)})`,
+    `  target          p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'} (p99 ${fmt(p99)})${ratio ? `; against the ceiling ${ratio}` : ''}`,
     `  CPU (measured)  ${cpu.text}`,
+    ...(ceiling ? ceilingReport(ceiling, [['role 1', ratio]]) : []),
     '',
   ].join('\n'));
   return pass;

@@ -4,29 +4,38 @@
 //   Target: ≥ 300 req/s with p99 ≤ 100 ms from request to the event on Kafka, on a
 //   2-core machine with the whole stack running (docs/BENCHMARKS.md).
 //
-//   node bench/atendimento-mensagens.mjs [--rate=300 --duration=30 --warmup=30 --stores=50 --conversas=500 --keep]
+//   node bench/atendimento-mensagens.mjs [--rate=300 --duration=30 --warmup=30 --stores=50 --conversas=500 --ceiling=true --keep]
 //
 // It starts its own durable stack in a temporary directory on its own ports (shifted by
 // TRILHA_PORT_OFFSET), opens conversations over HTTPS, reads atendimento.events.v1 with a
 // consumer of its own, then posts messages at a fixed rate. A message's latency is the Kafka
 // timestamp of its event (CreateTime: when the outbox relay produced it) minus the moment the
-// request was sent, both from this machine's clock. Progress goes to stderr; the report to stdout.
+// request was sent, both from this machine's clock. Unless --ceiling=false, the ceiling is
+// measured first (lib/pipeline/ceiling.mjs, role 1 alone: an HTTPS POST that commits an event row
+// and its outbox row, on infrastructure of its own) at the same rate, and the report gives the
+// HTTP latency's ratio to its answers'. Progress goes to stderr; the report to stdout.
 // The warm-up is long because the stack is fresh: Kafka's JVM and the services spend their first
 // half minute compiling hot code (with 5 s the same code measured p99 2.5 s, all of it a backlog
 // from the first seconds that a load this close to capacity never works off).
 import { createRequire } from 'node:module';
 import { BASE_PORTS, fmt, inParallel, parseArgs, say, sleep } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
-import { countsLine, latencyLine, percentile } from './lib/latency.mjs';
+import { countsLine, latencyLine, latencyRatios, percentile } from './lib/latency.mjs';
 import { openLoop } from './lib/load-loops.mjs';
 import { cpuMeter, describeMachine } from './lib/machine.mjs';
+import { ceilingReport, measureCeiling } from './lib/pipeline/ceiling.mjs';
 
 const require = createRequire(import.meta.url);
 const { Kafka, logLevel } = require('kafkajs');
 
-const args = parseArgs({ rate: 300, duration: 30, warmup: 30, stores: 50, conversas: 500, keep: false });
+const args = parseArgs({ rate: 300, duration: 30, warmup: 30, stores: 50, conversas: 500, ceiling: true, keep: false });
 const TARGET = { rate: 300, p99: 100 };
 const DRAIN_TIMEOUT_MS = 15_000;
+
+if (args.ceiling) say('measuring the ceiling first, on infrastructure of its own');
+const ceiling = args.ceiling
+  ? await measureCeiling({ roles: ['https'], phases: ['rate'], rate: args.rate, duration: args.duration, warmup: args.warmup, keep: args.keep })
+  : undefined;
 
 const bench = await benchStack('atendimento', BASE_PORTS.atendimento, { keep: args.keep, rateLimitPerMinute: 100_000_000 });
 
@@ -92,6 +101,7 @@ await bench.run(async () => {
   const accepted = sent.size;
   const missing = accepted - toKafka.length;
   const p99 = percentile([...toKafka].sort((a, b) => a - b), 99);
+  const ratio = ceiling && `at ${args.rate}/s: HTTP ${latencyRatios(loop.latencies, ceiling.figures.rate.latencies)}`;
   const pass = loop.rate >= TARGET.rate * 0.98 && accepted === loop.requests && missing === 0 && p99 <= TARGET.p99;
 
   process.stdout.write([
@@ -107,9 +117,10 @@ await bench.run(async () => {
     `  events          ${accepted} accepted in the measured window, ${toKafka.length} on Kafka, ${missing} missing`,
     `  request → Kafka ${latencyLine(toKafka)}`,
     `  request → consumer  ${latencyLine(toConsumer)}`,
-    `  target          ≥ ${TARGET.rate} req/s with p99 ≤ ${TARGET.p99} ms request → Kafka: ${pass ? 'PASS' : 'FAIL'} (p99 ${fmt(p99)})`,
+    `  target          ≥ ${TARGET.rate} req/s with p99 ≤ ${TARGET.p99} ms request → Kafka: ${pass ? 'PASS' : 'FAIL'} (p99 ${fmt(p99)})${ratio ? `; against the ceiling ${ratio}` : ''}`,
     `  CPU (measured)  ${cpu.text}`,
     '  note            Kafka time = the record\'s CreateTime, stamped by the outbox relay\'s producer when it sends the batch (ms resolution).',
+    ...(ceiling ? ceilingReport(ceiling, [['role 1', ratio]]) : []),
     '',
   ].join('\n'));
   return pass;

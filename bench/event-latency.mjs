@@ -4,7 +4,7 @@
 //   Target: p50 ≤ 20 ms, p99 ≤ 100 ms at 500 events/s, on a 2-core machine with the
 //   whole stack running (docs/BENCHMARKS.md).
 //
-//   npm run bench:events [-- --rate=500 --duration=30 --warmup=30 --stores=200 --source=lojas|atendimento --keep]
+//   npm run bench:events [-- --rate=500 --duration=30 --warmup=30 --stores=200 --source=lojas|atendimento --ceiling=true --keep]
 //
 // It starts its own durable stack (fast: false, as in production) in a temporary directory on
 // its own ports (shifted by TRILHA_PORT_OFFSET) and creates stores through the HTTPS API. Then
@@ -16,14 +16,19 @@
 // plumbing's, and the HTTP routes have benchmarks of their own.
 //
 // Latency of an event = delivery.inbox.processed_at − events.occurred_at, both from
-// PostgreSQL's clock. Progress goes to stderr every 5 s; the report goes to stdout.
+// PostgreSQL's clock. Unless --ceiling=false, the pipeline's ceiling (lib/pipeline/ceiling.mjs,
+// on infrastructure of its own, stopped before the stack starts) is measured first at the same
+// rate, over as many stores, and its commit → consumed latency (its consumer's inbox row, the
+// same two clocks) printed beside the platform's with their ratio.
+// Progress goes to stderr every 5 s; the report goes to stdout.
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
-import { latencyLine, percentile } from './lib/latency.mjs';
+import { latencyLine, latencyRatios, percentile } from './lib/latency.mjs';
 import { openLoop } from './lib/load-loops.mjs';
 import { cpuMeter, describeMachine } from './lib/machine.mjs';
+import { ceilingReport, measureCeiling } from './lib/pipeline/ceiling.mjs';
 
 const require = createRequire(import.meta.url);
 const { DataSource } = require('typeorm');
@@ -33,7 +38,7 @@ const { EventStore, OutboxRelay, createKafka, dataSourceOptions, migrate } = req
 
 // The warm-up is long because the stack is fresh: Kafka's JVM spends its first half minute
 // compiling hot code, which a running broker has long done.
-const args = parseArgs({ rate: 500, duration: 30, warmup: 30, stores: 200, source: 'lojas', keep: false });
+const args = parseArgs({ rate: 500, duration: 30, warmup: 30, stores: 200, source: 'lojas', ceiling: true, keep: false });
 const TARGET = { p50: 20, p99: 100 };
 const SCHEMA = 'bench_producer';
 
@@ -62,6 +67,11 @@ const source = SOURCES[args.source];
 if (!source) throw new Error(`--source must be one of ${Object.keys(SOURCES).join(', ')}`);
 const CONSUMER = source.consumer;
 const DRAIN_TIMEOUT_MS = 15_000;
+
+if (args.ceiling) say('measuring the ceiling first, on infrastructure of its own');
+const ceiling = args.ceiling
+  ? await measureCeiling({ phases: ['rate'], rate: args.rate, duration: args.duration, warmup: args.warmup, settings: { stores: args.stores }, keep: args.keep })
+  : undefined;
 
 const bench = await benchStack('events', BASE_PORTS.events, { keep: args.keep, rateLimitPerMinute: 100_000_000 });
 
@@ -166,6 +176,7 @@ await bench.run(async () => {
   const p99 = percentile(latencies, 99);
   const rateOk = committedRate >= args.rate * 0.98;
   const pass = p50 <= TARGET.p50 && p99 <= TARGET.p99 && rateOk && missing === 0 && failed === 0;
+  const ratios = ceiling ? `; against the ceiling's commit → consumed ${latencyRatios(latencies, ceiling.figures.rate.consumed)}` : '';
 
   // Where the time goes: commit → the relay sends it to Kafka (CreateTime) → the consumer.
   const created = await producerTimestamps(stack.infra.kafkaBrokers, delivered.map((row) => row.id)).catch(() => new Map());
@@ -190,12 +201,13 @@ await bench.run(async () => {
       (missing ? ` (after waiting ${DRAIN_TIMEOUT_MS / 1000} s)` : ''),
     `  latency         ${latencyLine(latencies)}`,
     `  target          p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms at ${args.rate}/s: ${pass ? 'PASS' : 'FAIL'}` +
-      (pass ? '' : ` (p50 ${p50 <= TARGET.p50 ? 'ok' : 'over'}, p99 ${p99 <= TARGET.p99 ? 'ok' : 'over'}, rate ${rateOk ? 'ok' : 'short'}, missing ${missing}, failed ${failed})`),
+      (pass ? '' : ` (p50 ${p50 <= TARGET.p50 ? 'ok' : 'over'}, p99 ${p99 <= TARGET.p99 ? 'ok' : 'over'}, rate ${rateOk ? 'ok' : 'short'}, missing ${missing}, failed ${failed})`) + ratios,
     `  breakdown       commit → relay sends to Kafka: ${latencyLine(toKafka)}`,
     `                  Kafka send → consumer:         ${latencyLine(fromKafka)}`,
     `  CPU             ${cpu.text} (the benchmark process is the producing service)`,
     '  note            occurred_at = clock_timestamp() at the event INSERT (just before the commit);',
     '                  processed_at = now() in the consumer, i.e. the start of its transaction (before the inbox insert commits).',
+    ...(ceiling ? ceilingReport(ceiling, [['commit → consumed', `at ${args.rate}/s: ${latencyRatios(latencies, ceiling.figures.rate.consumed)}`]]) : []),
     '',
   ].join('\n'));
   return pass;

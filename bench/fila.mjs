@@ -5,7 +5,7 @@
 //     GET /v1/fila/lista     p99 ≤ 20 ms
 //     DELETE /v1/fila/delete ≥ 1,000/s
 //
-//   node bench/fila.mjs [--stores=10000 --perStore=100 --sample=1000 --duration=20 --readers=1 --deleters=32 --keep]
+//   node bench/fila.mjs [--stores=10000 --perStore=100 --sample=1000 --duration=20 --readers=1 --deleters=32 --ceiling=true --keep]
 //
 // It starts its own durable stack (fast: false), creates --stores stores through the operator
 // API, and fills their queues with --perStore items each directly in PostgreSQL (inserting a
@@ -14,22 +14,34 @@
 // store's own token and the default rate limits: --readers closed-loop clients call
 // GET /fila/lista (default limite, 50) for random stores of a --sample for --duration seconds,
 // then --deleters clients remove items with DELETE /fila/delete?codigo= for as long.
+// Unless --ceiling=false, each has a ceiling in the same run: for the reads, a bare node:https
+// server answering a real /fila/lista body from memory (lib/bare-https.mjs) under the same loop;
+// for the deletes, measured before the stack starts, role 1 of lib/pipeline/ceiling.mjs (an HTTPS
+// POST that commits a row and its outbox row, on infrastructure of its own) under a closed loop
+// of as many clients. The report gives each figure's ratio to its ceiling.
 import { createRequire } from 'node:module';
 import { BASE_PORTS, inParallel, parseArgs, say } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
-import { countsLine, latencyLine, percentile } from './lib/latency.mjs';
+import { measureBareServer } from './lib/bare-https.mjs';
+import { countsLine, latencyLine, latencyRatios, percentile, ratioLine } from './lib/latency.mjs';
 import { closedLoop } from './lib/load-loops.mjs';
 import { cpuMeter, describeMachine } from './lib/machine.mjs';
+import { ceilingReport, measureCeiling } from './lib/pipeline/ceiling.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
-const args = parseArgs({ stores: 10_000, perStore: 100, sample: 1000, duration: 20, readers: 1, deleters: 32, keep: false });
+const args = parseArgs({ stores: 10_000, perStore: 100, sample: 1000, duration: 20, readers: 1, deleters: 32, ceiling: true, keep: false });
 const TARGET = { listP99: 20, deletesPerSecond: 1000 };
 
 /** Whatever did not answer 200 (or threw), for the report. */
 const failuresLine = ({ statuses, errors }) =>
   countsLine(new Map([...[...statuses].filter(([status]) => status !== 200).map(([status, count]) => [`status ${status}`, count]), ...errors])) || 'none';
+
+if (args.ceiling) say('measuring the deletes\' ceiling first, on infrastructure of its own');
+const ceiling = args.ceiling
+  ? await measureCeiling({ roles: ['https'], phases: ['capacity'], duration: args.duration, warmup: 5, settings: { connections: args.deleters }, keep: args.keep })
+  : undefined;
 
 const bench = await benchStack('fila', BASE_PORTS.delivery, { keep: args.keep });
 
@@ -77,6 +89,12 @@ await bench.run(async () => {
       },
     });
     const readCpu = meter.stop();
+    let bare;
+    if (ceiling) {
+      const { body } = await api('GET', '/fila/lista', { token: sample[0].token });
+      say(`GET ceiling: bare Node HTTPS server, ${args.readers} clients for ${args.duration} s`);
+      bare = await measureBareServer(stack, JSON.stringify(body), { connections: args.readers, duration: args.duration, warmup: 2 });
+    }
 
     // Every item of the sampled stores, to remove in a random order of stores.
     const { rows } = await db.query(
@@ -105,6 +123,10 @@ await bench.run(async () => {
     const listP99 = percentile(reads.latencies, 99);
     const readFailures = failuresLine(reads);
     const deleteFailures = failuresLine(deletes);
+    const ratios = ceiling && [
+      ['GET /fila/lista', `${latencyRatios(reads.latencies, bare.result.latencies)}; ${ratioLine(reads.rate, bare.result.rate, 'req/s')}`],
+      ['DELETE', ratioLine(deleteRate, ceiling.figures.capacity.capacity, 'deletes/s')],
+    ];
     const pass = listP99 <= TARGET.listP99 && deleteRate >= TARGET.deletesPerSecond && readFailures === 'none' && deleteFailures === 'none' && wrongTotals === 0;
     process.stdout.write([
       '',
@@ -119,7 +141,10 @@ await bench.run(async () => {
       `  DELETE          ${removed} removed by ${args.deleters} clients in ${deletes.elapsed.toFixed(1)} s: ${deleteRate.toFixed(0)}/s; failures: ${deleteFailures}`,
       `                  latency ${latencyLine(deletes.latencies)}`,
       `                  CPU ${deleteCpu.text}`,
-      `  target          GET p99 ≤ ${TARGET.listP99} ms (${listP99.toFixed(1)}), DELETE ≥ ${TARGET.deletesPerSecond}/s (${deleteRate.toFixed(0)}): ${pass ? 'PASS' : 'FAIL'}`,
+      `  target          GET p99 ≤ ${TARGET.listP99} ms (${listP99.toFixed(1)}), DELETE ≥ ${TARGET.deletesPerSecond}/s (${deleteRate.toFixed(0)}): ${pass ? 'PASS' : 'FAIL'}` +
+        (ratios ? `; against the ceilings GET ${ratios[0][1]}, DELETE ${ratios[1][1]}` : ''),
+      ...(bare ? ['', 'GET ceiling: bare node:https server, a real /fila/lista body from memory, the same loop', `  answers         ${bare.result.line}`, `  CPU             ${bare.cpu.text}`] : []),
+      ...(ceiling ? ceilingReport(ceiling, ratios) : []),
       '',
     ].join('\n'));
     return pass;

@@ -8,10 +8,9 @@
 //
 // Phases: `rate` (open loop at --rate: latency, and CPU per event of every process) and
 // `capacity` (closed loop of --connections: events/s that reach the receiver at saturation);
-// `both` runs rate, then capacity. bench/webhook-latency.mjs --ceiling measures the same ceiling
-// in its own run, beside the platform.
+// `both` runs rate, then capacity. The other benchmarks measure the same ceiling, or the part of
+// it that matches what they measure, in their own run, beside the platform.
 import { parseArgs, say } from './lib/bench-kit.mjs';
-import { describeMachine, machine } from './lib/machine.mjs';
 import { CEILING_DEFAULTS, measureCeiling } from './lib/pipeline/ceiling.mjs';
 
 const DEFAULTS = { mode: 'both', rate: 200, duration: 20, warmup: 5, ...CEILING_DEFAULTS, keep: false, help: false };
@@ -37,8 +36,12 @@ Options (defaults in brackets):
   --batch=N                  role 2: outbox rows per read and per produce request [${DEFAULTS.batch}]
   --poll-ms=N                role 2: pause after reading an empty outbox [${DEFAULTS['poll-ms']}]
   --pool=N                   role 1: PostgreSQL connections [${DEFAULTS.pool}]
-  --fetch-min-bytes=N        role 3: bytes a fetch waits for (the platform uses 1024) [${DEFAULTS['fetch-min-bytes']}]
-  --fetch-max-wait-ms=N      role 3: longest a fetch waits for them [${DEFAULTS['fetch-max-wait-ms']}]
+  --fetch-min-bytes=N        role 3: bytes a fetch waits for (the platform's consumers: 1; the
+                             atendimento service's: 16384) [${DEFAULTS['fetch-min-bytes']}]
+  --fetch-max-wait-ms=N      role 3: longest a fetch waits for them (the platform's: 500) [${DEFAULTS['fetch-max-wait-ms']}]
+  --consumer-order=partition|store  role 3: one message at a time per partition, or per store
+                             (a fetched batch's stores concurrently) [${DEFAULTS['consumer-order']}]
+  --delay=MS                 the receiver answers after this long [${DEFAULTS.delay}]
   --payload=N                padding bytes in each event's JSON [${DEFAULTS.payload}]
   --drain=S                  longest wait for the last events to reach the receiver after a phase [${DEFAULTS.drain}]
   --keep                     keep the data directory (PostgreSQL, Kafka, logs) at the end
@@ -61,10 +64,9 @@ if (!['both', 'rate', 'capacity'].includes(args.mode)) badOption(`--mode is one 
 for (const key of ['rate', 'duration', 'connections', 'stores', 'partitions', 'batch', 'pool', 'fetch-max-wait-ms']) {
   if (!(args[key] > 0)) badOption(`--${key} must be above 0`);
 }
-for (const key of ['warmup', 'poll-ms', 'fetch-min-bytes', 'payload', 'drain']) if (!(args[key] >= 0)) badOption(`--${key} must be 0 or more`);
+if (!['partition', 'store'].includes(args['consumer-order'])) badOption(`--consumer-order is one of partition, store (got ${args['consumer-order']})`);
+for (const key of ['warmup', 'poll-ms', 'fetch-min-bytes', 'delay', 'payload', 'drain']) if (!(args[key] >= 0)) badOption(`--${key} must be 0 or more`);
 
-const facts = machine();
-say(`machine: ${describeMachine(facts)}, load average ${facts.loadAverage}`);
 const settings = Object.fromEntries(Object.keys(CEILING_DEFAULTS).map((key) => [key, args[key]]));
 measureCeiling({
   phases: args.mode === 'both' ? ['rate', 'capacity'] : [args.mode],
@@ -75,7 +77,7 @@ measureCeiling({
   keep: args.keep,
 }).then(
   ({ lines, clean }) => {
-    process.stdout.write(['', `  date            ${facts.date}`, `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`, ...lines, ''].join('\n'));
+    process.stdout.write(['', ...lines, ''].join('\n'));
     process.exit(clean ? 0 : 1);
   },
   (error) => {

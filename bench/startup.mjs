@@ -2,7 +2,7 @@
 //
 //   Target: ≤ 60 s (docs/BENCHMARKS.md).
 //
-//   npm run bench:startup [-- --keep]
+//   npm run bench:startup [-- --ceiling=true --keep]
 //
 // Runs `npm start` twice as a child process in its own process group, with TRILHA_DATA_DIR in a
 // temporary directory and every TRILHA_*_PORT on ports of its own (shifted by
@@ -10,17 +10,22 @@
 // topics, migrations, certificate; warm caches: node_modules installed, JVM/OS caches warm), then
 // again on the same data directory (warm). Each time it measures the wall time from spawning
 // `npm start` until its stdout says "Trilha is ready", then sends SIGINT to the group and waits
-// for it to exit.
+// for it to exit. Unless --ceiling=false, a baseline comes first in the same run: the
+// infrastructure alone (deploy/local/infra.mjs, durable, as `npm start` starts it) on the same
+// ports, fresh then reused, in a data directory of its own; each run's ratio is to the baseline
+// of the same kind.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startInfra } from '../deploy/local/infra.mjs';
 import { stackPorts } from '../tools/stack.mjs';
 import { BASE_PORTS, parseArgs, say } from './lib/bench-kit.mjs';
+import { times } from './lib/latency.mjs';
 import { describeMachine, machine } from './lib/machine.mjs';
 
 const root = resolve(import.meta.dirname, '..');
-const args = parseArgs({ keep: false });
+const args = parseArgs({ ceiling: true, keep: false });
 const TARGET_S = 60;
 const READY_TIMEOUT_MS = 300_000;
 const EXIT_TIMEOUT_MS = 60_000;
@@ -39,6 +44,7 @@ const PORT_ENV = {
 };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'trilha-bench-startup-'));
+const baselineDir = join(dataDir, 'baseline');
 let current = null; // the running `npm start`, if any
 
 /** Starts `npm start`; resolves with the seconds to "Trilha is ready", then stops it. */
@@ -91,6 +97,21 @@ function runOnce(label) {
   });
 }
 
+/** The baseline: seconds until the infrastructure alone is up in `dir` (created if missing, reused if there), then stopped. */
+async function infraAlone(label, dir) {
+  const started = performance.now();
+  const infra = await startInfra({
+    dataDir: dir,
+    ports: { kafka: ports.kafka, kafkaController: ports.kafkaController, kafkaSaslSsl: ports.kafkaSaslSsl, postgres: ports.postgres, redis: ports.redis },
+    log: () => undefined,
+    fast: false,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  await infra.stop();
+  say(`${label}: the infrastructure alone was up after ${seconds.toFixed(1)} s`);
+  return seconds;
+}
+
 function stopGroup(child) {
   const exited = child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve({ code: child.exitCode, signal: child.signalCode })
@@ -123,6 +144,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 async function main() {
   const facts = machine();
   say(`machine: ${describeMachine(facts)}, load average ${facts.loadAverage}; data dir ${dataDir}`);
+  const baseline = args.ceiling ? [await infraAlone('baseline 1 (fresh)', baselineDir), await infraAlone('baseline 2 (reused)', baselineDir)] : [];
+  rmSync(baselineDir, { recursive: true, force: true });
   const runs = [];
   runs.push(await runOnce('run 1 (fresh data dir)'));
   runs.push(await runOnce('run 2 (same data dir)'));
@@ -132,8 +155,9 @@ async function main() {
     '`npm start` → "Trilha is ready"',
     `  date            ${facts.date}`,
     `  machine         ${describeMachine(facts)}`,
-    ...runs.flatMap((run) => [
-      `  ${run.label.padEnd(24)} ${run.seconds.toFixed(1)} s (${run.seconds <= TARGET_S ? 'PASS' : 'FAIL'}); ` +
+    ...(args.ceiling ? [`  baseline        the infrastructure alone (Kafka, PostgreSQL with fsync on, Redis), same ports: fresh ${baseline[0].toFixed(1)} s, reused ${baseline[1].toFixed(1)} s`] : []),
+    ...runs.flatMap((run, index) => [
+      `  ${run.label.padEnd(24)} ${run.seconds.toFixed(1)} s (${run.seconds <= TARGET_S ? 'PASS' : 'FAIL'}${args.ceiling ? `; ${run.seconds.toFixed(1)} / ${baseline[index].toFixed(1)} s = ${times(run.seconds / baseline[index])} the baseline` : ''}); ` +
         `stack start alone ${run.stackSeconds ?? '?'} s; stopped ${run.stopSeconds.toFixed(1)} s after SIGINT (exit ${run.exit})`,
       ...run.phases.map((phase) => `      ${phase}`),
     ]),

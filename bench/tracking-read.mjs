@@ -12,17 +12,17 @@
 // It starts its own durable stack (tools/stack.mjs) in a temporary directory on its own ports,
 // creates the stores through the API, loads the data set (bench/lib/tracking-data.mjs), then runs
 // two closed loops of `connections` concurrent requests: first against the ceiling (a child
-// process serving one real tracking record from memory over HTTPS with the stack's
-// certificate), then against the gateway, each request for a random store, order and filter
-// (numeroPedido, codigoRastreio, idPedido, pedidoCanal). Requests go to the stores in turn, a
+// process serving one real tracking record from memory over HTTPS with the stack's certificate,
+// lib/bare-https.mjs), then against the gateway, each request for a random store, order and
+// filter (numeroPedido, codigoRastreio, idPedido, pedidoCanal). Requests go to the stores in turn, a
 // random order of each, so none reaches its 120/min limit. Between the two, the same load straight at the tracking
 // service's internal port shows how the time splits between it and the gateway.
 // Progress goes to stderr; the report to stdout.
-import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
+import { measureBareServer } from './lib/bare-https.mjs';
 import { benchStack, httpsAgent, request } from './lib/bench-stack.mjs';
-import { describeResult } from './lib/latency.mjs';
+import { describeResult, ratioLine } from './lib/latency.mjs';
 import { closedLoop } from './lib/load-loops.mjs';
 import { cpuMeter } from './lib/machine.mjs';
 import { trackingDataSet, trackingReportHead } from './lib/tracking-data.mjs';
@@ -31,125 +31,90 @@ const { Agent } = createRequire(import.meta.url)('undici');
 const args = parseArgs({ connections: 50, duration: 30, warmup: 5, stores: 2000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: false });
 const TARGET = { ratio: 0.35, p99: 50 };
 
-/** The ceiling: the same JSON from memory, on a bare Node HTTPS server in its own process. */
-function startCeiling(certFile, keyFile, body) {
-  const source = `
-    const https = require('node:https');
-    const fs = require('node:fs');
-    const body = Buffer.from(process.env.BODY);
-    https.createServer({ cert: fs.readFileSync(process.env.CERT), key: fs.readFileSync(process.env.KEY) }, (req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
-      res.end(body);
-    }).listen(0, '127.0.0.1', function () { process.stdout.write(String(this.address().port) + '\\n'); });
-    process.on('disconnect', () => process.exit(0));`;
-  // The IPC channel only tells the child when this process is gone, however it ended.
-  const child = spawn(process.execPath, ['-e', source], { env: { ...process.env, BODY: body, CERT: certFile, KEY: keyFile }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
-  return new Promise((resolvePort) => child.stdout.once('data', (chunk) => resolvePort({ child, port: Number(String(chunk).trim()) })));
-}
-
 const bench = await benchStack('tracking-read', BASE_PORTS.tracking, { keep: args.keep, logLevel: args['log-level'], rateLimitPerMinute: 100_000_000 });
 
 await bench.run(async () => {
   const { facts, stack } = bench;
-  let ceiling;
-  try {
-    const { counts, targets } = await trackingDataSet(bench, args);
-    const FILTERS = [
-      ({ pedido }) => `chave=numeroPedido&valor=${pedido.numeroPedido}`,
-      ({ pedido }) => `chave=codigoRastreio&valor=${pedido.codigos[1]}`,
-      ({ pedido }) => `chave=idPedido&valor=${pedido.idPedido}`,
-      ({ pedido }) => `chave=pedidoCanal&valor=${pedido.pedidoCanal}`,
-    ];
-    // The stores are asked in turn, a random order of each, so each gets an even share of the load.
-    const stores = [...new Set(targets.map((target) => target.store))];
-    let turn = 0;
-    const nextTarget = () => {
-      const store = stores[turn++ % stores.length];
-      return { store, pedido: store.pedidos[Math.floor(Math.random() * store.pedidos.length)] };
-    };
-    const gateway = httpsAgent(stack.caFile, args.connections);
-    let i = 0;
-    const sendToGateway = async () => {
-      const target = nextTarget();
-      const response = await request(`${stack.baseUrl}/pedidoRastreio?${FILTERS[i++ % FILTERS.length](target)}`, {
-        dispatcher: gateway, headers: { authorization: `Bearer ${target.store.token}` },
-      });
-      await response.body.arrayBuffer();
-      return response.statusCode;
-    };
+  const { counts, targets } = await trackingDataSet(bench, args);
+  const FILTERS = [
+    ({ pedido }) => `chave=numeroPedido&valor=${pedido.numeroPedido}`,
+    ({ pedido }) => `chave=codigoRastreio&valor=${pedido.codigos[1]}`,
+    ({ pedido }) => `chave=idPedido&valor=${pedido.idPedido}`,
+    ({ pedido }) => `chave=pedidoCanal&valor=${pedido.pedidoCanal}`,
+  ];
+  // The stores are asked in turn, a random order of each, so each gets an even share of the load.
+  const stores = [...new Set(targets.map((target) => target.store))];
+  let turn = 0;
+  const nextTarget = () => {
+    const store = stores[turn++ % stores.length];
+    return { store, pedido: store.pedidos[Math.floor(Math.random() * store.pedidos.length)] };
+  };
+  const gateway = httpsAgent(stack.caFile, args.connections);
+  let i = 0;
+  const sendToGateway = async () => {
+    const target = nextTarget();
+    const response = await request(`${stack.baseUrl}/pedidoRastreio?${FILTERS[i++ % FILTERS.length](target)}`, {
+      dispatcher: gateway, headers: { authorization: `Bearer ${target.store.token}` },
+    });
+    await response.body.arrayBuffer();
+    return response.statusCode;
+  };
 
-    // One real record, as the API returns it, for the ceiling and to check the data set.
-    const sample = await request(`${stack.baseUrl}/pedidoRastreio?${FILTERS[0](targets[0])}`, { dispatcher: gateway, headers: { authorization: `Bearer ${targets[0].store.token}` } });
-    const sampleBody = await sample.body.text();
-    if (sample.statusCode !== 200) throw new Error(`sample GET /pedidoRastreio: ${sample.statusCode} ${sampleBody}`);
-    const record = JSON.parse(sampleBody);
-    say(`a record: ${sampleBody.length} bytes, ${record.totalVolumes} volumes, ${record.volumes.map((v) => v.totalEventos).join('+')} events`);
+  // One real record, as the API returns it, for the ceiling and to check the data set.
+  const sample = await request(`${stack.baseUrl}/pedidoRastreio?${FILTERS[0](targets[0])}`, { dispatcher: gateway, headers: { authorization: `Bearer ${targets[0].store.token}` } });
+  const sampleBody = await sample.body.text();
+  if (sample.statusCode !== 200) throw new Error(`sample GET /pedidoRastreio: ${sample.statusCode} ${sampleBody}`);
+  const record = JSON.parse(sampleBody);
+  say(`a record: ${sampleBody.length} bytes, ${record.totalVolumes} volumes, ${record.volumes.map((v) => v.totalEventos).join('+')} events`);
 
-    ceiling = await startCeiling(stack.env['api-gateway'].TLS_CERT_FILE, stack.env['api-gateway'].TLS_KEY_FILE, sampleBody);
-    const ceilingAgent = httpsAgent(stack.caFile, args.connections);
-    const ceilingUrl = `https://localhost:${ceiling.port}/v1/pedidoRastreio`;
-    const sendToCeiling = async () => {
-      const response = await request(ceilingUrl, { dispatcher: ceilingAgent });
-      await response.body.arrayBuffer();
-      return response.statusCode;
-    };
+  say(`ceiling: bare Node HTTPS server, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
+  const { result: bare, cpu: bareCpu } = await measureBareServer(stack, sampleBody, args);
+  say(`ceiling: ${bare.line}`);
+  await sleep(2000);
 
-    say(`ceiling: bare Node HTTPS server, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
-    let meter = cpuMeter(stack, new Map([[ceiling.child.pid, 'ceiling server']]));
-    meter.start();
-    const bare = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToCeiling }));
-    const bareCpu = meter.stop();
-    say(`ceiling: ${bare.line}`);
-    ceiling.child.kill();
-    await ceilingAgent.close();
-    await sleep(2000);
+  // Where the time goes: the tracking service alone, on its internal port (plain HTTP), as the gateway calls it.
+  const internal = stack.env['tracking-service'];
+  const direct = new Agent({ connections: args.connections, pipelining: 1, keepAliveTimeout: 30_000 });
+  let j = 0;
+  const sendToService = async () => {
+    const target = nextTarget();
+    const response = await request(`http://127.0.0.1:${internal.INTERNAL_PORT}/v1/pedidoRastreio?${FILTERS[j++ % FILTERS.length](target)}`, {
+      dispatcher: direct, headers: { 'x-trilha-internal-token': internal.INTERNAL_API_TOKEN, 'x-trilha-loja': String(target.store.idLoja) },
+    });
+    await response.body.arrayBuffer();
+    return response.statusCode;
+  };
+  say(`tracking service alone: internal port, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
+  const meter = cpuMeter(stack);
+  meter.start();
+  const service = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToService }));
+  const serviceCpu = meter.stop();
+  say(`tracking service alone: ${service.line}`);
+  await direct.close();
+  await sleep(2000);
 
-    // Where the time goes: the tracking service alone, on its internal port (plain HTTP), as the gateway calls it.
-    const internal = stack.env['tracking-service'];
-    const direct = new Agent({ connections: args.connections, pipelining: 1, keepAliveTimeout: 30_000 });
-    let j = 0;
-    const sendToService = async () => {
-      const target = nextTarget();
-      const response = await request(`http://127.0.0.1:${internal.INTERNAL_PORT}/v1/pedidoRastreio?${FILTERS[j++ % FILTERS.length](target)}`, {
-        dispatcher: direct, headers: { 'x-trilha-internal-token': internal.INTERNAL_API_TOKEN, 'x-trilha-loja': String(target.store.idLoja) },
-      });
-      await response.body.arrayBuffer();
-      return response.statusCode;
-    };
-    say(`tracking service alone: internal port, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
-    meter = cpuMeter(stack);
-    meter.start();
-    const service = describeResult(await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToService }));
-    const serviceCpu = meter.stop();
-    say(`tracking service alone: ${service.line}`);
-    await direct.close();
-    await sleep(2000);
+  say(`Trilha: GET /v1/pedidoRastreio through the gateway, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
+  meter.start();
+  const trilhaResult = await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToGateway });
+  const trilha = describeResult(trilhaResult);
+  const trilhaCpu = meter.stop();
+  say(`Trilha: ${trilha.line}`);
+  await gateway.close();
 
-    say(`Trilha: GET /v1/pedidoRastreio through the gateway, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
-    meter.start();
-    const trilhaResult = await closedLoop({ connections: args.connections, seconds: args.duration, warmupSeconds: args.warmup, send: sendToGateway });
-    const trilha = describeResult(trilhaResult);
-    const trilhaCpu = meter.stop();
-    say(`Trilha: ${trilha.line}`);
-    await gateway.close();
-
-    const allAnswered = [...trilhaResult.statuses.keys()].every((status) => status === 200) && trilhaResult.errors.size === 0;
-    const pass = trilha.rate >= TARGET.ratio * bare.rate && trilha.p99 <= TARGET.p99 && allAnswered;
-    process.stdout.write([
-      ...trackingReportHead('GET /v1/pedidoRastreio through the gateway (HTTPS), closed loop', facts, args, counts),
-      `  requests        ${args.connections} connections, ${args.duration} s after ${args.warmup} s warm-up; the stores in turn, a random order of each, the four filters in turn`,
-      `  ceiling         ${bare.line}`,
-      `                  CPU: ${bareCpu.text}`,
-      `  Trilha          ${trilha.line}`,
-      `                  CPU: ${trilhaCpu.text}`,
-      `  service alone   ${service.line} (tracking service's internal port, plain HTTP, no gateway)`,
-      `                  CPU: ${serviceCpu.text}`,
-      `  ratio           Trilha / ceiling = ${(trilha.rate / bare.rate).toFixed(3)} of the throughput`,
-      `  target          ≥ ${TARGET.ratio} × the ceiling with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}${allAnswered ? '' : ' (not every answer was 200)'}`,
-      '',
-    ].join('\n'));
-    return pass;
-  } finally {
-    ceiling?.child.kill();
-  }
+  const allAnswered = [...trilhaResult.statuses.keys()].every((status) => status === 200) && trilhaResult.errors.size === 0;
+  const pass = trilha.rate >= TARGET.ratio * bare.rate && trilha.p99 <= TARGET.p99 && allAnswered;
+  process.stdout.write([
+    ...trackingReportHead('GET /v1/pedidoRastreio through the gateway (HTTPS), closed loop', facts, args, counts),
+    `  requests        ${args.connections} connections, ${args.duration} s after ${args.warmup} s warm-up; the stores in turn, a random order of each, the four filters in turn`,
+    `  ceiling         ${bare.line}`,
+    `                  CPU: ${bareCpu.text}`,
+    `  Trilha          ${trilha.line}`,
+    `                  CPU: ${trilhaCpu.text}`,
+    `  service alone   ${service.line} (tracking service's internal port, plain HTTP, no gateway)`,
+    `                  CPU: ${serviceCpu.text}`,
+    `  ratio           Trilha / ceiling: ${ratioLine(trilha.rate, bare.rate, 'req/s')}`,
+    `  target          ≥ ${TARGET.ratio} × the ceiling with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}${allAnswered ? '' : ' (not every answer was 200)'}`,
+    '',
+  ].join('\n'));
+  return pass;
 });

@@ -3,7 +3,7 @@
 //   Target: ≥ 300 events/s with p99 ≤ 100 ms, with the whole stack on this 2-core
 //   machine and 1,000 stores × 20 orders × 2 volumes × 10 events loaded.
 //
-//   node bench/tracking-write.mjs [--rate=300 --duration=30 --warmup=5 --connections=50 --max-duration=15 --stores=1000 --log-level=warn --keep]
+//   node bench/tracking-write.mjs [--rate=300 --duration=30 --warmup=5 --connections=50 --max-duration=15 --stores=1000 --log-level=warn --ceiling=true --keep]
 //
 // It starts its own durable stack (fsync on, as in production), creates the stores through the
 // API, loads the data set (bench/lib/tracking-data.mjs), then:
@@ -14,23 +14,32 @@
 //      answered or not): the target's figure. It comes second so that it measures a warm
 //      stack: a fresh Kafka and fresh services spend their first half minute compiling, and an
 //      open loop that falls behind then never catches up at a rate this close to capacity;
-// and checks that every 201 is one stored event and that the outbox drained to Kafka.
+// and checks that every 201 is one stored event and that the outbox drained to Kafka. Unless
+// --ceiling=false, the ceiling is measured first (lib/pipeline/ceiling.mjs, role 1 alone: an
+// HTTPS POST that commits an event row and its outbox row, on infrastructure of its own) with the
+// same loops, and the report gives each figure's ratio to it.
 import { createRequire } from 'node:module';
 import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
 import { benchStack, httpsAgent, request } from './lib/bench-stack.mjs';
-import { describeResult } from './lib/latency.mjs';
+import { describeResult, latencyRatios, ratioLine } from './lib/latency.mjs';
 import { closedLoop, openLoop } from './lib/load-loops.mjs';
 import { cpuMeter } from './lib/machine.mjs';
+import { ceilingReport, measureCeiling } from './lib/pipeline/ceiling.mjs';
 import { trackingDataSet, trackingReportHead } from './lib/tracking-data.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
 
 const args = parseArgs({
-  rate: 300, duration: 30, warmup: 5, connections: 50, 'max-duration': 15, stores: 1000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', keep: false,
+  rate: 300, duration: 30, warmup: 5, connections: 50, 'max-duration': 15, stores: 1000, orders: 20, volumes: 2, events: 10, 'log-level': 'warn', ceiling: true, keep: false,
 });
 const TARGET = { rate: 300, p99: 100 };
 const RUN = Date.now().toString(36);
+
+if (args.ceiling) say('measuring the ceiling first, on infrastructure of its own');
+const ceiling = args.ceiling
+  ? await measureCeiling({ roles: ['https'], phases: ['capacity', 'rate'], rate: args.rate, duration: args.duration, warmup: args.warmup, settings: { connections: args.connections }, keep: args.keep })
+  : undefined;
 
 const bench = await benchStack('tracking-write', BASE_PORTS.tracking, { keep: args.keep, logLevel: args['log-level'], rateLimitPerMinute: 100_000_000 });
 
@@ -90,6 +99,10 @@ await bench.run(async () => {
   );
   await db.end();
 
+  const ratios = ceiling && [
+    ['open loop', `at ${args.rate}/s: ${latencyRatios(openResult.latencies, ceiling.figures.rate.latencies)}`],
+    ['closed loop', ratioLine(closed.rate, ceiling.figures.capacity.capacity, 'req/s')],
+  ];
   const pass = stored.n === accepted && open.rate >= TARGET.rate * 0.98 && open.p99 <= TARGET.p99 && [...openResult.statuses.keys()].every((status) => status === 201) && openResult.errors.size === 0;
   process.stdout.write([
     ...trackingReportHead('POST /v1/pedidoRastreio/evento through the gateway (HTTPS)', facts, args, counts),
@@ -99,7 +112,8 @@ await bench.run(async () => {
     `                  CPU: ${closedCpu.text}`,
     `  stored          ${stored.n} events of this run in the event log for ${accepted} answers 201 (warm-ups included); ` +
       `outbox ${outbox.n === 0 ? 'drained to Kafka' : `still holds ${outbox.n}`}`,
-    `  target          ≥ ${TARGET.rate} events/s with p99 ≤ ${TARGET.p99} ms (open loop): ${pass ? 'PASS' : 'FAIL'}`,
+    `  target          ≥ ${TARGET.rate} events/s with p99 ≤ ${TARGET.p99} ms (open loop): ${pass ? 'PASS' : 'FAIL'}${ratios ? `; against the ceiling ${ratios[0][1]}` : ''}`,
+    ...(ceiling ? ceilingReport(ceiling, ratios) : []),
     '',
   ].join('\n'));
   return pass;

@@ -4,7 +4,7 @@
 //     against a receiver that answers at once:        ≥ 1,000 deliveries/s
 //     against a receiver that takes 1 s per request:  ≥ 500 deliveries/s (concurrency, not waiting)
 //
-//   node bench/webhook-throughput.mjs [--delay=0 --events=30000 --stores=300 --keep]
+//   node bench/webhook-throughput.mjs [--delay=0 --events=30000 --stores=300 --ceiling=true --keep]
 //   node bench/webhook-throughput.mjs --delay=1000 --stores=1000
 //
 // It starts its own durable stack (fast: false; one replica of each service), creates stores
@@ -16,18 +16,23 @@
 // start-up and the tail do not count. A store's first attempts are made one after another (in
 // the order of its events), so concurrency comes from many stores: use at least as many stores
 // as the concurrency the delay needs (1 s × 500/s → ≥ 500 stores).
+// Unless --ceiling=false, the ceiling is measured first (lib/pipeline/ceiling.mjs, role 3 alone,
+// on infrastructure of its own): as many events over as many stores produced at once to a topic,
+// each one an inbox row committed and a POST to the same receiver with the same delay, the
+// stores of a fetched batch concurrently; the report gives the ratio of the two rates.
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
-import { percentile } from './lib/latency.mjs';
+import { ratioLine, steadyRate } from './lib/latency.mjs';
 import { cpuMeter, describeMachine } from './lib/machine.mjs';
+import { ceilingReport, measureCeiling } from './lib/pipeline/ceiling.mjs';
 import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 
 const require = createRequire(import.meta.url);
 const { Kafka, logLevel, Partitioners } = require('kafkajs');
 
-const args = parseArgs({ delay: 0, events: 30_000, stores: 300, keep: false });
+const args = parseArgs({ delay: 0, events: 30_000, stores: 300, ceiling: true, keep: false });
 const TARGET = args.delay >= 1000 ? 500 : 1000;
 const TIMEOUT_MS = 300_000;
 
@@ -38,6 +43,11 @@ function evento(idLoja, n) {
     data: { idAtendimento: `bench-${idLoja}`, idLoja, canal: 'chat', direcao: 'entrada', remetente: 'cliente', mensagem: `mensagem ${n}`, dataHora: now },
   };
 }
+
+if (args.ceiling) say('measuring the ceiling first, on infrastructure of its own');
+const ceiling = args.ceiling
+  ? await measureCeiling({ roles: ['consumer'], phases: ['backlog'], events: args.events, settings: { stores: args.stores, delay: args.delay, 'consumer-order': 'store' }, keep: args.keep })
+  : undefined;
 
 const bench = await benchStack(`webhook-throughput-${args.delay}`, BASE_PORTS.delivery, { keep: args.keep });
 
@@ -81,14 +91,8 @@ await bench.run(async () => {
       }
     }
     const cpu = meter.stop();
-    arrivals.sort((a, b) => a - b);
-    const at10 = percentile(arrivals, 10);
-    const at90 = percentile(arrivals, 90);
-    const inWindow = arrivals.filter((at) => at >= at10 && at <= at90).length;
-    const rate = inWindow / ((at90 - at10) / 1000);
-    const perSecond = new Map();
-    for (const at of arrivals.filter((a) => a >= at10 && a <= at90)) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1);
-    const seconds = [...perSecond.values()].sort((a, b) => a - b);
+    const { rate, line: flow } = steadyRate(arrivals);
+    const ratio = ceiling ? ` (${ratioLine(rate, ceiling.figures.backlog.rate, 'deliveries/s')} the ceiling)` : '';
     const duplicates = [...seen.values()].filter((count) => count > 1).length;
     const missing = wanted.size - seen.size;
     const pass = rate >= TARGET && missing === 0 && duplicates === 0;
@@ -99,10 +103,11 @@ await bench.run(async () => {
       `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
       `  stack           durable (PostgreSQL fsync on), log level warn, one replica of each service, ${stores.length} stores with a webhook`,
       `  load            ${events.length} events produced at once to atendimento.events.v1 (in ${(produceMs / 1000).toFixed(1)} s), ${args.events / args.stores} per store; consumed, recorded and pushed by the one replica`,
-      `  delivered       ${seen.size} of ${wanted.size} (${missing} missing, ${duplicates} delivered twice), first → last ${((arrivals.at(-1) - arrivals[0]) / 1000).toFixed(1)} s`,
-      `  throughput      ${rate.toFixed(0)} deliveries/s between 10 % and 90 % of the events; per second: min ${seconds[0]}, median ${percentile(seconds, 50)}, max ${seconds.at(-1)}`,
-      `  target          ≥ ${TARGET} deliveries/s: ${pass ? 'PASS' : 'FAIL'}`,
+      `  delivered       ${seen.size} of ${wanted.size} (${missing} missing, ${duplicates} delivered twice)`,
+      `  throughput      ${rate.toFixed(0)} deliveries/s between 10 % and 90 % of the events; ${flow}`,
+      `  target          ≥ ${TARGET} deliveries/s: ${pass ? 'PASS' : 'FAIL'}${ratio}`,
       `  CPU (whole run) ${cpu.text}`,
+      ...(ceiling ? ceilingReport(ceiling, [['throughput', ratioLine(rate, ceiling.figures.backlog.rate, 'deliveries/s')]]) : []),
       '',
     ].join('\n'));
     return pass;
