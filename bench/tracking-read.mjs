@@ -11,12 +11,14 @@
 //
 // It starts its own durable stack (tools/stack.mjs) in a temporary directory on its own ports,
 // creates the stores through the API, loads the data set (bench/lib/tracking-data.mjs), then runs
-// two closed loops of `connections` concurrent requests: first against the ceiling (a child
+// closed loops of `connections` concurrent requests: first against the ceiling (a child
 // process serving one real tracking record from memory over HTTPS with the stack's certificate,
-// lib/bare-https.mjs), then against the gateway, each request for a random store, order and
-// filter (numeroPedido, codigoRastreio, idPedido, pedidoCanal). Requests go to the stores in turn, a
-// random order of each, so none reaches its 120/min limit. Between the two, the same load straight at the tracking
-// service's internal port shows how the time splits between it and the gateway.
+// lib/bare-https.mjs), then against the framework floor (the same record through two hops made of
+// the platform's parts and none of its work, lib/framework-floor.mjs), then straight at the
+// tracking service's internal port (how the time splits between it and the gateway), and last
+// against the gateway, each request for a random store, order and filter (numeroPedido,
+// codigoRastreio, idPedido, pedidoCanal). Requests go to the stores in turn, a random order of
+// each, so none reaches its 120/min limit. Each phase prints its CPU per request.
 // Progress goes to stderr; the report to stdout.
 import { createRequire } from 'node:module';
 import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
@@ -24,7 +26,8 @@ import { measureBareServer } from './lib/bare-https.mjs';
 import { benchStack, httpsAgent, request } from './lib/bench-stack.mjs';
 import { describeResult, ratioLine } from './lib/latency.mjs';
 import { closedLoop } from './lib/load-loops.mjs';
-import { cpuMeter } from './lib/machine.mjs';
+import { cpuMeter, cpuPerUnit } from './lib/machine.mjs';
+import { measureFrameworkFloor } from './lib/framework-floor.mjs';
 import { trackingDataSet, trackingReportHead } from './lib/tracking-data.mjs';
 
 const { Agent } = createRequire(import.meta.url)('undici');
@@ -72,6 +75,11 @@ await bench.run(async () => {
   say(`ceiling: ${bare.line}`);
   await sleep(2000);
 
+  say(`framework floor: NestJS + Fastify (HTTPS) → undici → NestJS + Fastify, ${args.connections} connections, ${args.warmup} s warm-up + ${args.duration} s`);
+  const { result: floor, cpu: floorCpu } = await measureFrameworkFloor(stack, sampleBody, args);
+  say(`framework floor: ${floor.line}`);
+  await sleep(2000);
+
   // Where the time goes: the tracking service alone, on its internal port (plain HTTP), as the gateway calls it.
   const internal = stack.env['tracking-service'];
   const direct = new Agent({ connections: args.connections, pipelining: 1, keepAliveTimeout: 30_000 });
@@ -108,11 +116,19 @@ await bench.run(async () => {
     `  requests        ${args.connections} connections, ${args.duration} s after ${args.warmup} s warm-up; the stores in turn, a random order of each, the four filters in turn`,
     `  ceiling         ${bare.line}`,
     `                  CPU: ${bareCpu.text}`,
+    `                  per request ${cpuPerUnit(bareCpu, bare.rate)}`,
+    `  framework floor ${floor.line} (NestJS + Fastify over HTTPS → undici → NestJS + Fastify answering from memory: the platform's parts without its work)`,
+    `                  CPU: ${floorCpu.text}`,
+    `                  per request ${cpuPerUnit(floorCpu, floor.rate)}`,
     `  Trilha          ${trilha.line}`,
     `                  CPU: ${trilhaCpu.text}`,
+    `                  per request ${cpuPerUnit(trilhaCpu, trilha.rate)}`,
     `  service alone   ${service.line} (tracking service's internal port, plain HTTP, no gateway)`,
     `                  CPU: ${serviceCpu.text}`,
+    `                  per request ${cpuPerUnit(serviceCpu, service.rate)}`,
     `  ratio           Trilha / ceiling: ${ratioLine(trilha.rate, bare.rate, 'req/s')}`,
+    `                  framework floor / ceiling: ${ratioLine(floor.rate, bare.rate, 'req/s')}`,
+    `                  Trilha / framework floor: ${ratioLine(trilha.rate, floor.rate, 'req/s')}`,
     `  target          ≥ ${TARGET.ratio} × the ceiling with p99 ≤ ${TARGET.p99} ms: ${pass ? 'PASS' : 'FAIL'}${allAnswered ? '' : ' (not every answer was 200)'}`,
     '',
   ].join('\n'));

@@ -29,7 +29,7 @@ import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
 import { latencyLine, latencyRatios, percentile, ratioLine } from './lib/latency.mjs';
 import { closedLoop, openLoop } from './lib/load-loops.mjs';
-import { cpuMeter, describeMachine } from './lib/machine.mjs';
+import { cpuMeter, describeMachine, LOAD_GENERATOR, OUTSIDE } from './lib/machine.mjs';
 import { cpuPerEvent, measureCeiling } from './lib/pipeline/ceiling.mjs';
 import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 import { eventSource, SOURCE_DESCRIPTIONS } from './lib/webhook-sources.mjs';
@@ -41,7 +41,7 @@ const args = parseArgs({ mode: 'rate', rate: 'auto', duration: 30, warmup: 5, st
 const TARGET = { p50: 50, p99: 250, capacityRatio: 0.5, cpuRatio: 2 };
 const DRAIN_TIMEOUT_MS = 15_000;
 /** What the CPU per event compares: every process of the stack and the receiver, not the load generator or the outside. */
-const NOT_THE_PIPELINE = new Set(['benchmark (load generator)', 'outside the benchmark']);
+const NOT_THE_PIPELINE = new Set([LOAD_GENERATOR, OUTSIDE]);
 
 if (!SOURCE_DESCRIPTIONS[args.source]) throw new Error(`--source must be one of ${Object.keys(SOURCE_DESCRIPTIONS).join(', ')}`);
 if (!['rate', 'capacity', 'both'].includes(args.mode)) throw new Error('--mode must be one of rate, capacity, both');

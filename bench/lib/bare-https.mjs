@@ -24,16 +24,13 @@ export function startCeiling(certFile, keyFile, body) {
 }
 
 /**
- * A closed loop of `connections` GETs against a ceiling server answering `body` for `duration` s
- * after `warmup` s, the server stopped at the end. Resolves to { result (describeResult), cpu }.
+ * A closed loop of `connections` GETs of `url` for `duration` s after `warmup` s, with the CPU
+ * of the stack and of `processes` (pid → name). Resolves to { result (describeResult), cpu }.
  */
-export async function measureBareServer(stack, body, { connections, duration, warmup }) {
-  const { TLS_CERT_FILE, TLS_KEY_FILE } = stack.env['api-gateway'];
-  const ceiling = await startCeiling(TLS_CERT_FILE, TLS_KEY_FILE, body);
+export async function measureServer(stack, { url, processes }, { connections, duration, warmup }) {
   const dispatcher = httpsAgent(stack.caFile, connections);
-  const url = `https://localhost:${ceiling.port}/`;
   try {
-    const meter = cpuMeter(stack, new Map([[ceiling.child.pid, 'ceiling server']]));
+    const meter = cpuMeter(stack, processes);
     meter.start();
     const result = describeResult(await closedLoop({
       connections,
@@ -47,7 +44,17 @@ export async function measureBareServer(stack, body, { connections, duration, wa
     }));
     return { result, cpu: meter.stop() };
   } finally {
-    ceiling.child.kill();
     await dispatcher.close();
+  }
+}
+
+/** `measureServer` against a ceiling server answering `body`, started for it and stopped at the end. */
+export async function measureBareServer(stack, body, options) {
+  const { TLS_CERT_FILE, TLS_KEY_FILE } = stack.env['api-gateway'];
+  const ceiling = await startCeiling(TLS_CERT_FILE, TLS_KEY_FILE, body);
+  try {
+    return await measureServer(stack, { url: `https://localhost:${ceiling.port}/`, processes: new Map([[ceiling.child.pid, 'ceiling server']]) }, options);
+  } finally {
+    ceiling.child.kill();
   }
 }

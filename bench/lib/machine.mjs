@@ -46,6 +46,10 @@ export function machine() {
 /** "2 cores, AMD EPYC …, 23.5 GiB RAM, node v20.20.2, CPU probe 430 ms" */
 export const describeMachine = (facts) => `${facts.cores} cores, ${facts.cpu}, ${facts.memory} RAM, node ${facts.node}, CPU probe ${facts.cpuProbe}`;
 
+/** The groups of `cpuMeter` that are not the system measured: this process, and everything outside the benchmark. */
+export const LOAD_GENERATOR = 'benchmark (load generator)';
+export const OUTSIDE = 'outside the benchmark';
+
 /** CPU seconds used so far by each named process tree and by this process's, and by the machine. */
 function cpuSnapshot(names) {
   const tick = 100; // USER_HZ
@@ -65,7 +69,7 @@ function cpuSnapshot(names) {
   const groupOf = (pid) => {
     for (let p = pid, hops = 0; p && hops < 20; p = procs.get(p)?.ppid, hops += 1) {
       if (names.has(p)) return names.get(p);
-      if (p === process.pid) return 'benchmark (load generator)';
+      if (p === process.pid) return LOAD_GENERATOR;
     }
     return 'other';
   };
@@ -104,7 +108,7 @@ export function cpuMeter(stack, extra = new Map()) {
       const machineCores = (to.busy - from.busy) / seconds;
       const outside = Math.max(0, machineCores - used.reduce((sum, [, cores]) => sum + cores, 0));
       const busy = (to.busy - from.busy) / (to.busy - from.busy + (to.idle - from.idle));
-      const parts = [...used, ['outside the benchmark', outside]]
+      const parts = [...used, [OUTSIDE, outside]]
         .filter(([, cores]) => cores >= 0.005)
         .sort((a, b) => b[1] - a[1])
         .map(([group, cores]) => `${group} ${(cores * 100).toFixed(0)}%`);
@@ -113,9 +117,19 @@ export function cpuMeter(stack, extra = new Map()) {
         busy,
         outside,
         seconds,
-        cores: new Map([...used, ['outside the benchmark', outside]]),
+        cores: new Map([...used, [OUTSIDE, outside]]),
         text: `machine ${(busy * 100).toFixed(0)}% busy; % of one core: ${parts.join(', ')}`,
       };
     },
   };
+}
+
+/** What `cpuMeter` measured, per unit of work at `perSecond` units a second: "total ms: group ms, …", the load generator and the outside left out. */
+export function cpuPerUnit(cpu, perSecond) {
+  const parts = [...cpu.cores]
+    .filter(([group]) => group !== LOAD_GENERATOR && group !== OUTSIDE)
+    .map(([group, cores]) => [group, (cores * 1000) / Math.max(perSecond, 1e-9)])
+    .sort((a, b) => b[1] - a[1]);
+  const total = parts.reduce((sum, [, ms]) => sum + ms, 0);
+  return `${total.toFixed(2)} ms: ${parts.filter(([, ms]) => ms >= 0.005).map(([group, ms]) => `${group} ${ms.toFixed(2)}`).join(', ')}`;
 }
