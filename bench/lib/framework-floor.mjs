@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { measureServer } from './bare-https.mjs';
 
-const PROCESS_SCRIPT = fileURLToPath(new URL('./framework-floor-process.cjs', import.meta.url));
+const PROCESS_SCRIPT = fileURLToPath(new URL('./framework-floor-process.mjs', import.meta.url));
 
-/** Starts one role of framework-floor-process.cjs: resolves to { child, port }. */
+/** Starts one role of framework-floor-process.mjs: resolves to { child, port }. */
 function startRole(role, env) {
   const child = spawn(process.execPath, [PROCESS_SCRIPT, role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   return new Promise((resolvePort, reject) => {

@@ -4,8 +4,11 @@
 //   role `gateway`: Nest + Fastify on HTTPS (CERT, KEY), forwards GET /v1/* to UPSTREAM and
 //   answers with the status, content type and body it got.
 // Written in plain JavaScript, so the decorators are applied as functions. Prints its port.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
 require('reflect-metadata');
-const fs = require('node:fs');
 const { NestFactory } = require('@nestjs/core');
 const { Controller, Get, Module, Req, Res } = require('@nestjs/common');
 const { FastifyAdapter } = require('@nestjs/platform-fastify');
@@ -43,7 +46,7 @@ async function start() {
   Controller('v1')(controller);
   class FloorModule {}
   Module({ controllers: [controller] })(FloorModule);
-  const https = role === 'gateway' ? { cert: fs.readFileSync(process.env.CERT), key: fs.readFileSync(process.env.KEY) } : undefined;
+  const https = role === 'gateway' ? { cert: readFileSync(process.env.CERT), key: readFileSync(process.env.KEY) } : undefined;
   const app = await NestFactory.create(FloorModule, new FastifyAdapter(https ? { https } : {}), { logger: false });
   await app.listen(0, '127.0.0.1');
   process.stdout.write(`${app.getHttpServer().address().port}\n`);
