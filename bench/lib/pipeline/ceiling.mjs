@@ -10,9 +10,9 @@
 //   receiver                   ../webhook-receiver-process.mjs (node:https), which records each arrival's time.
 // The calling process is the load generator. Latency = arrival at the receiver − the moment the
 // request to role 1 was sent, both Date.now() on this machine (1 ms resolution); without role 3,
-// role 1's answer.
-import { fork } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+// role 1's answer. The phases are in ceiling-phases.mjs, their report in ceiling-report.mjs, the
+// child processes in ceiling-children.mjs.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -21,14 +21,18 @@ import { localhostCertificate } from '../../../deploy/local/certificates.mjs';
 import { startInfra } from '../../../deploy/local/infra.mjs';
 import { stackPorts } from '../../../tools/stack.mjs';
 import { BASE_PORTS, say, sleep } from '../bench-kit.mjs';
-import { latencyLine, steadyRate } from '../latency.mjs';
-import { closedLoop, openLoop } from '../load-loops.mjs';
-import { cpuMeter, describeMachine, machine } from '../machine.mjs';
+import { machine } from '../machine.mjs';
+import { killChildren, startChild, stopChild } from './ceiling-children.mjs';
+import { BACKLOG_TIMEOUT_S, PHASES, phaseKit } from './ceiling-phases.mjs';
+import { headerLines } from './ceiling-report.mjs';
+
+export { cpuPerEvent } from './ceiling-phases.mjs';
+export { ceilingReport } from './ceiling-report.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
-const { Kafka, logLevel, Partitioners } = require('kafkajs');
-const { Agent, request } = require('undici');
+const { Kafka, logLevel } = require('kafkajs');
+const { Agent } = require('undici');
 
 /** The ceiling's settings, with their defaults (bench/pipeline-ceiling.mjs --help describes each). */
 export const CEILING_DEFAULTS = {
@@ -66,8 +70,6 @@ const ROLES = {
 };
 /** Every role, the whole pipeline: measureCeiling's default. */
 export const PIPELINE = Object.keys(ROLES);
-const READY_TIMEOUT_MS = 90_000;
-const BACKLOG_TIMEOUT_S = 300;
 
 /** Bounded: a step that hangs is given up after `ms`. */
 const within = (ms, promise) => Promise.race([promise, sleep(ms)]);
@@ -90,366 +92,181 @@ export async function measureCeiling({ roles = PIPELINE, phases, rate, duration,
     if (phase === 'backlog' ? !has.consumer : !has.https) throw new Error(`the ceiling's ${phase} phase needs ${phase === 'backlog' ? 'role 3' : 'role 1'}`);
   }
   const facts = machine();
-  const lifetimeSeconds = Math.ceil(240 + phases.length * (warmup + (duration ?? BACKLOG_TIMEOUT_S) + settings.drain + 30));
-  const dataDir = mkdtempSync(join(tmpdir(), 'trilha-bench-ceiling-'));
-  const suffix = randomBytes(4).toString('hex');
-  const schema = `ceiling_${suffix}`;
-  const topic = `ceiling.events.${suffix}`;
-  /** The role processes and the receiver, in the order they stop: the load's side first. */
-  const children = [];
-  let infra;
-  let db;
-  let admin;
-  let producer;
-  let dispatcher;
-  let stopping = false;
-  let failed;
-  const failure = new Promise((_, reject) => (failed = reject));
-  failure.catch(() => undefined);
-
-  /** Asks a child to stop (a role: 'stop'; the receiver: the channel closed), and kills it after 8 s. */
-  async function stopChild({ name, child, stopBy }) {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    if (!child.connected) child.kill('SIGTERM');
-    else if (stopBy === 'disconnect') child.disconnect();
-    else child.send('stop');
-    const timer = setTimeout(() => {
-      say(`${name} did not stop in 8 s, killing it`);
-      child.kill('SIGKILL');
-    }, 8000);
-    await exited;
-    clearTimeout(timer);
-  }
-
-  let cleaned;
-  /** Stops everything (once), drops the schema and topic, stops the infrastructure. */
-  const cleanUp = (keepData) => (cleaned ??= (async () => {
-    stopping = true;
-    await dispatcher?.close().catch(() => undefined);
-    for (const child of children) await stopChild(child);
-    if (db) {
-      await within(10_000, db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)).catch((error) => say(`dropping schema ${schema} failed: ${error.message}`));
-      await within(5000, db.end()).catch(() => undefined);
-    }
-    await producer?.disconnect().catch(() => undefined);
-    if (admin) {
-      await within(10_000, admin.deleteTopics({ topics: [topic], timeout: 5000 })).catch((error) => say(`deleting topic ${topic} failed: ${error.message}`));
-      await within(5000, admin.disconnect()).catch(() => undefined);
-    }
-    if (infra) {
-      say('stopping the ceiling\'s infrastructure');
-      await within(30_000, infra.stop()).catch((error) => say(`stop failed: ${error.message}`));
-    }
-    if (keepData) say(`kept ${dataDir} (logs in ${join(dataDir, 'infra')})`);
-    else rmSync(dataDir, { recursive: true, force: true });
-  })());
+  const run = newRun(settings, phases.length * (warmup + (duration ?? BACKLOG_TIMEOUT_S) + settings.drain + 30));
   const onSignal = (signal) => {
     say(`${signal}: stopping`);
-    void cleanUp(true).then(() => process.exit(130));
+    void cleanUp(run, true).then(() => process.exit(130));
   };
-  const killChildren = () => {
-    for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal).on('exit', killChildren);
-  const lifetime = setTimeout(() => failed(new Error(`the ceiling exceeded its ${lifetimeSeconds} s`)), lifetimeSeconds * 1000);
+  const onExit = () => killChildren(run.children);
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal).on('exit', onExit);
+  const lifetime = setTimeout(() => run.fail(new Error(`the ceiling exceeded its ${run.lifetimeSeconds} s`)), run.lifetimeSeconds * 1000);
   lifetime.unref();
-
-  /**
-   * Forks `file` (relative to this folder), named `name` in the CPU figures, and resolves to the
-   * child and the first message it sends that `isReady` accepts. Exiting before the clean-up fails
-   * the measurement. `stopBy`: a 'stop' message (the roles) or closing its channel ('disconnect').
-   */
-  function startChild(name, file, argv, isReady, stopBy = 'message') {
-    const child = fork(new URL(file, import.meta.url), argv, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    children.unshift({ name, child, stopBy });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} was not ready in ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
-      const onMessage = (message) => {
-        if (!isReady(message)) return;
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        resolve({ child, message });
-      };
-      child.on('message', onMessage);
-      child.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        if (stopping) return;
-        const error = new Error(`${name} exited (${signal ?? `code ${code}`})`);
-        reject(error);
-        failed(error);
-      });
-    });
-  }
-  const startRole = (name, file, roleSettings) =>
-    startChild(name, `./${file}`, [JSON.stringify({ ...roleSettings, lifetimeSeconds })], (message) => message?.ready === true);
-
-  async function measure() {
-    const all = stackPorts(BASE_PORTS.ceiling);
-    const ports = { kafka: all.kafka, kafkaController: all.kafkaController, kafkaSaslSsl: all.kafkaSaslSsl, postgres: all.postgres, redis: all.redis };
-    say(`ceiling: starting the infrastructure in ${dataDir} (kafka :${ports.kafka}, postgres :${ports.postgres}, durable: fsync on)`);
-    infra = await startInfra({ dataDir: join(dataDir, 'infra'), ports, log: say, fast: false });
-    const tls = localhostCertificate(join(dataDir, 'tls'), 'localhost', 'tls: the benchmark certificate');
-
-    db = new Client({ connectionString: infra.databaseUrl });
-    await db.connect();
-    const server = (await db.query(`SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync, split_part(version(), ' ', 2) AS version`)).rows[0];
-    if (server.fsync !== 'on' || server.sync !== 'on') throw new Error(`PostgreSQL is not durable (fsync ${server.fsync}, synchronous_commit ${server.sync})`);
-    await db.query(`
-      CREATE SCHEMA ${schema};
-      CREATE TABLE ${schema}.events (id uuid PRIMARY KEY, store integer NOT NULL, payload jsonb NOT NULL, occurred_at timestamptz NOT NULL DEFAULT clock_timestamp());
-      CREATE TABLE ${schema}.outbox (position bigserial PRIMARY KEY, event_id uuid NOT NULL, store integer NOT NULL, payload jsonb NOT NULL);
-      CREATE TABLE ${schema}.inbox (event_id uuid PRIMARY KEY, store integer NOT NULL, processed_at timestamptz NOT NULL DEFAULT now());`);
-    const kafka = new Kafka({ brokers: [infra.kafkaBrokers], clientId: 'ceiling', logLevel: logLevel.ERROR });
-    admin = kafka.admin();
-    await admin.connect();
-    await admin.createTopics({ topics: [{ topic, numPartitions: settings.partitions, replicationFactor: 1 }], waitForLeaders: true });
-    say(`ceiling: schema ${schema} and topic ${topic} (${settings.partitions} partitions) created`);
-
-    // The receiver, then the roles from the end of the pipeline to its start.
-    const arrivals = new Map();
-    let twice = 0;
-    const flushed = [];
-    const names = new Map();
-    let receiver;
-    if (has.consumer) {
-      receiver = await startChild('receiver', '../webhook-receiver-process.mjs', [tls.cert, tls.key, String(settings.delay)], (message) => message?.port !== undefined, 'disconnect');
-      names.set(receiver.child.pid, 'receiver');
-      receiver.child.on('message', (message) => {
-        for (const [id, at] of message.arrivals ?? []) {
-          if (arrivals.has(id)) twice += 1;
-          else arrivals.set(id, at);
-        }
-        if (message.flushed) flushed.shift()?.();
-      });
-    }
-    /** Everything that reached the receiver so far is in `arrivals` (the receiver reports every 100 ms). */
-    const flushReceiver = () => receiver && within(2000, new Promise((resolve) => {
-      flushed.push(resolve);
-      receiver.child.send('flush');
-    }));
-
-    const common = { databaseUrl: infra.databaseUrl, schema, brokers: infra.kafkaBrokers, topic };
-    const roleSettings = {
-      consumer: {
-        ...common,
-        groupId: `ceiling-${suffix}`,
-        partitions: settings.partitions,
-        order: settings['consumer-order'],
-        maxSockets: settings['consumer-order'] === 'store' ? settings.stores : settings.partitions,
-        fetchMinBytes: settings['fetch-min-bytes'],
-        fetchMaxWaitMs: settings['fetch-max-wait-ms'],
-        receiverUrl: `https://127.0.0.1:${receiver?.message.port}/events`,
-        certFile: tls.cert,
-      },
-      relay: { ...common, batch: settings.batch, pollMs: settings['poll-ms'] },
-      https: { ...common, certFile: tls.cert, keyFile: tls.key, pool: settings.pool },
-    };
-    const started = {};
-    for (const role of [...roles].reverse()) {
-      say(`ceiling: starting ${ROLES[role].name}`);
-      started[role] = await startRole(ROLES[role].name, ROLES[role].file, roleSettings[role]);
-      names.set(started[role].child.pid, ROLES[role].name);
-    }
-    // cpuMeter reads the infrastructure's pid files under <dataDir>/infra; the roles are `names`.
-    const meter = () => cpuMeter({ processes: [], dataDir }, names);
-    /** The processes whose CPU makes the ceiling's cost per event. */
-    const costGroups = [...roles.map((role) => ROLES[role].name), 'postgres', ...(has.relay || has.consumer ? ['kafka'] : [])];
-
-    dispatcher = new Agent({ connect: { ca: readFileSync(tls.cert) }, connections: Math.max(256, settings.connections), pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
-    const url = `https://127.0.0.1:${started.https?.message.port}/events`;
-    const pad = 'x'.repeat(settings.payload);
-    let sequence = 0;
-    /** The next event: its id and its JSON. */
-    const nextEvent = () => {
-      const id = randomUUID();
-      const store = 1 + (sequence++ % settings.stores);
-      return { id, store, body: JSON.stringify({ id, store, sentAt: Date.now(), pad }) };
-    };
-    /** One request to role 1: resolves to its status, the event's id and when it was sent. */
-    async function fire() {
-      const { id, body } = nextEvent();
-      const at = Date.now();
-      const response = await request(url, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json' }, body });
-      await response.body.dump();
-      return { status: response.statusCode, id, at };
-    }
-    /** Waits (up to `seconds`) until every id in `ids` reached the receiver. */
-    async function drain(ids, seconds = settings.drain) {
-      const until = Date.now() + seconds * 1000;
-      do {
-        await flushReceiver();
-        if (ids.every((id) => arrivals.has(id))) return;
-        await sleep(200);
-      } while (Date.now() < until);
-    }
-    const outboxLeft = async () => (await db.query(`SELECT count(*)::int AS n FROM ${schema}.outbox`)).rows[0].n;
-
-    /** Milliseconds from each event's commit (its INSERT's clock_timestamp) to role 3's inbox transaction, PostgreSQL's clock. */
-    const consumedAfter = async (ids) => (await db.query(
-      `SELECT extract(epoch FROM i.processed_at - e.occurred_at) * 1000 AS ms FROM ${schema}.events e JOIN ${schema}.inbox i ON i.event_id = e.id WHERE e.id = ANY($1::uuid[])`,
-      [ids],
-    )).rows.map((row) => Number(row.ms));
-
-    const lines = [
-      `Ceiling: bare parts, one process per role — ${roles.map((role) => ROLES[role].name).join(' → ')}`,
-      `  date            ${facts.date}`,
-      `  machine         ${describeMachine(facts)}; load average before start ${facts.loadAverage}`,
-      `  infrastructure  PostgreSQL ${server.version} (fsync on, synchronous_commit on), Kafka one broker, topic of ${settings.partitions} partitions keyed by ${settings.stores} stores, ${settings.payload} B padding per event`,
-      ...roles.map((role) => `  ${ROLES[role].name.padEnd(19)} ${ROLES[role].describe(settings)}`),
-    ];
-    const figures = {};
-    let clean = true;
-
-    for (const phase of phases) {
-      if (phase === 'backlog') {
-        say(`ceiling backlog phase: ${events} events produced at once to the topic, role 3 delivers them`);
-        producer ??= kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
-        await producer.connect();
-        const cpu = meter();
-        cpu.start();
-        const ids = [];
-        for (let from = 0; from < events; from += 1000) {
-          const batch = Array.from({ length: Math.min(1000, events - from) }, nextEvent);
-          ids.push(...batch.map((event) => event.id));
-          await producer.send({ topic, acks: -1, messages: batch.map(({ store, body }) => ({ key: String(store), value: body })) });
-        }
-        await drain(ids, BACKLOG_TIMEOUT_S);
-        const used = cpu.stop();
-        const times = ids.filter((id) => arrivals.has(id)).map((id) => arrivals.get(id));
-        const missing = ids.length - times.length;
-        const flow = steadyRate(times);
-        clean &&= missing === 0 && twice === 0;
-        figures.backlog = { rate: flow.rate, missing, twice, used };
-        lines.push(
-          `Backlog (${events} events produced at once to the topic, keyed by store)`,
-          `  delivered       ${times.length} of ${events} (${missing} missing${missing ? ` after ${BACKLOG_TIMEOUT_S} s` : ''}, ${twice} received twice)`,
-          `  throughput      ${flow.rate.toFixed(0)} deliveries/s between 10 % and 90 % of the events; ${flow.line}`,
-          `  CPU (whole run) ${used.text}`,
-        );
-      } else if (phase === 'rate') {
-        const offered = typeof rate === 'function' ? rate(figures) : rate;
-        say(`ceiling rate phase: ${offered} events/s for ${warmup + duration} s (${warmup} s warm-up, excluded)`);
-        const cpu = meter();
-        const measured = [];
-        const loop = await openLoop({
-          rate: offered,
-          seconds: duration,
-          warmupSeconds: warmup,
-          send: async (i, isMeasured) => {
-            const sent = await fire();
-            if (sent.status === 202 && isMeasured) measured.push(sent);
-            return sent.status;
-          },
-          onWarmedUp: cpu.start,
-          progress: ({ sent, inFlight }) => `sent ${sent}, in flight ${inFlight}${has.consumer ? `, received ${arrivals.size}` : ''}`,
-        });
-        const used = cpu.stop();
-        const ids = measured.map((sent) => sent.id);
-        if (has.consumer) await drain(ids);
-        // Without role 3 the path ends at role 1's answer.
-        const latencies = has.consumer ? measured.filter((sent) => arrivals.has(sent.id)).map((sent) => arrivals.get(sent.id) - sent.at) : loop.latencies;
-        const consumed = has.consumer ? await consumedAfter(ids) : [];
-        const missing = has.consumer ? measured.length - latencies.length : 0;
-        const refused = loop.requests - (loop.statuses.get(202) ?? 0);
-        const perEvent = cpuPerEvent(used, measured.length);
-        clean &&= missing === 0 && refused === 0 && loop.errors.size === 0;
-        figures.rate = { offered, latencies, consumed, answers: loop.latencies, missing, twice, perEvent, pipelineMs: sum(perEvent, costGroups), used };
-        lines.push(
-          `Fixed rate (open loop)`,
-          `  offered load    ${offered} events/s for ${duration} s after ${warmup} s warm-up`,
-          `  achieved rate   ${(loop.requests / loop.sendSeconds).toFixed(1)} events/s sent in the measured window (${loop.requests} in ${loop.sendSeconds.toFixed(1)} s), ${refused} not answered 202${loop.errors.size ? `, errors ${[...loop.errors].map(([e, n]) => `${e}×${n}`).join(', ')}` : ''}`,
-          ...(has.consumer ? [
-            `  received        ${latencies.length} of ${measured.length} committed, ${missing} missing after ${settings.drain} s, ${twice} received twice (whole run so far)`,
-            `  latency         request sent → received: ${latencyLine(latencies)}`,
-            `  consumed        commit → role 3's inbox row: ${latencyLine(consumed)} (processed_at − occurred_at, PostgreSQL's clock)`,
-          ] : []),
-          `  role 1 answers  ${latencyLine(loop.latencies)}`,
-          `  CPU (measured)  ${used.text}`,
-          `  CPU per event   ${costGroups.map((group) => `${group} ${(perEvent.get(group) ?? 0).toFixed(3)} ms`).join(', ')}`,
-          `                  total ${figures.rate.pipelineMs.toFixed(3)} ms${has.consumer ? `; with the receiver ${(figures.rate.pipelineMs + (perEvent.get('receiver') ?? 0)).toFixed(3)} ms` : ''} (${measured.length} events in ${used.seconds.toFixed(1)} s)`,
-        );
-      } else {
-        say(`ceiling capacity phase: closed loop, ${settings.connections} connections, ${warmup + duration} s (${warmup} s warm-up, excluded)`);
-        const cpu = meter();
-        const accepted = [];
-        let windowStart = 0;
-        const loop = await closedLoop({
-          connections: settings.connections,
-          seconds: duration,
-          warmupSeconds: warmup,
-          send: async () => {
-            const sent = await fire();
-            if (sent.status === 202) accepted.push(sent.id);
-            return sent.status;
-          },
-          onWarmedUp: () => {
-            windowStart = Date.now();
-            cpu.start();
-          },
-        });
-        const used = cpu.stop();
-        const windowEnd = windowStart + loop.elapsed * 1000;
-        const acceptedRate = (loop.statuses.get(202) ?? 0) / loop.elapsed;
-        const answers = `answers ${latencyLine(loop.latencies)}${loop.errors.size ? `; errors ${[...loop.errors].map(([e, n]) => `${e}×${n}`).join(', ')}` : ''}`;
-        lines.push(
-          `Capacity (closed loop, ${settings.connections} connections, ${duration} s after ${warmup} s warm-up)`,
-          `  accepted        ${acceptedRate.toFixed(0)} events/s committed by role 1 (${loop.statuses.get(202) ?? 0} in ${loop.elapsed.toFixed(1)} s); ${answers}`,
-        );
-        if (!has.consumer) {
-          clean &&= loop.errors.size === 0;
-          figures.capacity = { capacity: acceptedRate, acceptedRate, latencies: loop.latencies, used };
-          lines.push(`  CPU (measured)  ${used.text}`);
-          continue;
-        }
-        await flushReceiver();
-        const left = await outboxLeft();
-        const notYet = accepted.filter((id) => !arrivals.has(id)).length;
-        let delivered = 0;
-        for (const at of arrivals.values()) if (at >= windowStart && at < windowEnd) delivered += 1;
-        const deliveredRate = delivered / loop.elapsed;
-        say(`ceiling capacity phase over; waiting up to ${settings.drain} s for the ${notYet} events not yet received`);
-        await drain(accepted);
-        const missing = accepted.filter((id) => !arrivals.has(id)).length;
-        clean &&= missing === 0 && loop.errors.size === 0;
-        figures.capacity = { capacity: Math.min(acceptedRate, deliveredRate), acceptedRate, deliveredRate, latencies: loop.latencies, used };
-        const limit = deliveredRate < acceptedRate * 0.95 ? 'behind role 1 (relay, Kafka or consumer): the backlog grew' : 'role 1 and what it shares with the rest (the machine\'s cores, PostgreSQL)';
-        lines.push(
-          `  delivered       ${deliveredRate.toFixed(0)} events/s reached the receiver in the same window (${delivered})`,
-          `  capacity        ${figures.capacity.capacity.toFixed(0)} events/s end to end; limit: ${limit}`,
-          `  backlog at end  ${left} in the outbox, ${notYet} accepted not yet received; ${missing} still missing after ${settings.drain} s`,
-          `  CPU (measured)  ${used.text}`,
-        );
-      }
-    }
-    return { lines, figures, clean };
-  }
-
   try {
-    const result = await Promise.race([measure(), failure]);
-    await cleanUp(keep);
+    const result = await Promise.race([measure(run, { roles, has, phases, rate, duration, warmup, events, facts }), run.failure]);
+    await cleanUp(run, keep);
     return result;
   } catch (error) {
-    await cleanUp(true);
+    await cleanUp(run, true);
     throw error;
   } finally {
     clearTimeout(lifetime);
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal).off('exit', killChildren);
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal).off('exit', onExit);
   }
 }
 
-/** Milliseconds of CPU per event of each process group, from what cpuMeter measured over `events`. */
-export function cpuPerEvent(used, events) {
-  return new Map([...used.cores].map(([group, cores]) => [group, (cores * used.seconds * 1000) / Math.max(1, events)]));
+/**
+ * One measurement's state: its settings, lifetime (the roles exit after it), data directory,
+ * schema and topic; what it starts, for the clean-up (`infra`, `db`, `admin`, `producer`,
+ * `dispatcher`, and `children` in the order they stop: the load's side first); the CPU names of
+ * the child processes by pid (`names`); and `failure`, rejected by `fail`.
+ */
+function newRun(settings, phaseSeconds) {
+  const suffix = randomBytes(4).toString('hex');
+  const run = {
+    settings,
+    lifetimeSeconds: Math.ceil(240 + phaseSeconds),
+    dataDir: mkdtempSync(join(tmpdir(), 'trilha-bench-ceiling-')),
+    suffix,
+    schema: `ceiling_${suffix}`,
+    topic: `ceiling.events.${suffix}`,
+    children: [],
+    names: new Map(),
+    stopping: false,
+  };
+  run.failure = new Promise((_, reject) => (run.fail = reject));
+  run.failure.catch(() => undefined);
+  return run;
 }
 
-const sum = (perEvent, groups) => groups.reduce((total, group) => total + (perEvent.get(group) ?? 0), 0);
+/** Starts everything, runs the phases in order, and resolves to { lines, figures, clean }. */
+async function measure(run, { roles, has, phases, rate, duration, warmup, events, facts }) {
+  const server = await startInfrastructure(run);
+  const receiver = has.consumer ? await startReceiver(run) : { arrivals: new Map(), twice: 0 };
+  const started = await startRoles(run, roles, receiver.port);
+  /** The processes whose CPU makes the ceiling's cost per event. */
+  const costGroups = [...roles.map((role) => ROLES[role].name), 'postgres', ...(has.relay || has.consumer ? ['kafka'] : [])];
+  run.dispatcher = new Agent({ connect: { ca: readFileSync(run.tls.cert) }, connections: Math.max(256, run.settings.connections), pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const kit = phaseKit({ run, has, receiver, url: `https://127.0.0.1:${started.https?.message.port}/events`, costGroups });
 
-/** The ceiling's report, then each of `comparisons` ([label, text]: a figure beside the ceiling's, with its ratio). */
-export const ceilingReport = (ceiling, comparisons) => [
-  '',
-  ...ceiling.lines,
-  '',
-  'Against the ceiling (same run)',
-  ...comparisons.map(([label, text]) => `  ${label.padEnd(15)} ${text}`),
-];
+  const lines = headerLines({ roles: roles.map((role) => ROLES[role]), facts, server, settings: run.settings });
+  const figures = {};
+  let clean = true;
+  for (const phase of phases) {
+    const measured = await PHASES[phase](kit, { rate, duration, warmup, events, figures });
+    figures[phase] = measured.figure;
+    lines.push(...measured.lines);
+    clean &&= measured.clean;
+  }
+  return { lines, figures, clean };
+}
+
+/** Starts the durable infrastructure, the TLS certificate, the schema and the topic; resolves to PostgreSQL's settings and version. */
+async function startInfrastructure(run) {
+  const { dataDir, schema, topic, settings } = run;
+  const all = stackPorts(BASE_PORTS.ceiling);
+  const ports = { kafka: all.kafka, kafkaController: all.kafkaController, kafkaSaslSsl: all.kafkaSaslSsl, postgres: all.postgres, redis: all.redis };
+  say(`ceiling: starting the infrastructure in ${dataDir} (kafka :${ports.kafka}, postgres :${ports.postgres}, durable: fsync on)`);
+  run.infra = await startInfra({ dataDir: join(dataDir, 'infra'), ports, log: say, fast: false });
+  run.tls = localhostCertificate(join(dataDir, 'tls'), 'localhost', 'tls: the benchmark certificate');
+
+  run.db = new Client({ connectionString: run.infra.databaseUrl });
+  await run.db.connect();
+  const server = (await run.db.query(`SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync, split_part(version(), ' ', 2) AS version`)).rows[0];
+  if (server.fsync !== 'on' || server.sync !== 'on') throw new Error(`PostgreSQL is not durable (fsync ${server.fsync}, synchronous_commit ${server.sync})`);
+  await run.db.query(`
+    CREATE SCHEMA ${schema};
+    CREATE TABLE ${schema}.events (id uuid PRIMARY KEY, store integer NOT NULL, payload jsonb NOT NULL, occurred_at timestamptz NOT NULL DEFAULT clock_timestamp());
+    CREATE TABLE ${schema}.outbox (position bigserial PRIMARY KEY, event_id uuid NOT NULL, store integer NOT NULL, payload jsonb NOT NULL);
+    CREATE TABLE ${schema}.inbox (event_id uuid PRIMARY KEY, store integer NOT NULL, processed_at timestamptz NOT NULL DEFAULT now());`);
+  run.kafka = new Kafka({ brokers: [run.infra.kafkaBrokers], clientId: 'ceiling', logLevel: logLevel.ERROR });
+  run.admin = run.kafka.admin();
+  await run.admin.connect();
+  await run.admin.createTopics({ topics: [{ topic, numPartitions: settings.partitions, replicationFactor: 1 }], waitForLeaders: true });
+  say(`ceiling: schema ${schema} and topic ${topic} (${settings.partitions} partitions) created`);
+  return server;
+}
+
+/**
+ * Starts the receiver (role 3's webhook target); resolves to its `port`, its `arrivals` (event
+ * id → Date.now() at arrival), how many arrived `twice`, and `flush()`.
+ */
+async function startReceiver(run) {
+  const { child, message: ready } = await startChild(run, 'receiver', '../webhook-receiver-process.mjs', [run.tls.cert, run.tls.key, String(run.settings.delay)], (message) => message?.port !== undefined, 'disconnect');
+  run.names.set(child.pid, 'receiver');
+  const flushed = [];
+  const receiver = {
+    port: ready.port,
+    arrivals: new Map(),
+    twice: 0,
+    /** Everything that reached the receiver so far is in `arrivals` (the receiver reports every 100 ms). */
+    flush: () => within(2000, new Promise((resolve) => {
+      flushed.push(resolve);
+      child.send('flush');
+    })),
+  };
+  child.on('message', (message) => {
+    for (const [id, at] of message.arrivals ?? []) {
+      if (receiver.arrivals.has(id)) receiver.twice += 1;
+      else receiver.arrivals.set(id, at);
+    }
+    if (message.flushed) flushed.shift()?.();
+  });
+  return receiver;
+}
+
+/** Starts the `roles` from the end of the pipeline to its start; resolves to each one's child and ready message, by role. */
+async function startRoles(run, roles, receiverPort) {
+  const { settings, infra, schema, topic, tls, lifetimeSeconds } = run;
+  const common = { databaseUrl: infra.databaseUrl, schema, brokers: infra.kafkaBrokers, topic };
+  const roleSettings = {
+    consumer: {
+      ...common,
+      groupId: `ceiling-${run.suffix}`,
+      partitions: settings.partitions,
+      order: settings['consumer-order'],
+      maxSockets: settings['consumer-order'] === 'store' ? settings.stores : settings.partitions,
+      fetchMinBytes: settings['fetch-min-bytes'],
+      fetchMaxWaitMs: settings['fetch-max-wait-ms'],
+      receiverUrl: `https://127.0.0.1:${receiverPort}/events`,
+      certFile: tls.cert,
+    },
+    relay: { ...common, batch: settings.batch, pollMs: settings['poll-ms'] },
+    https: { ...common, certFile: tls.cert, keyFile: tls.key, pool: settings.pool },
+  };
+  const started = {};
+  for (const role of [...roles].reverse()) {
+    const { name, file } = ROLES[role];
+    say(`ceiling: starting ${name}`);
+    started[role] = await startChild(run, name, `./${file}`, [JSON.stringify({ ...roleSettings[role], lifetimeSeconds })], (message) => message?.ready === true);
+    run.names.set(started[role].child.pid, name);
+  }
+  return started;
+}
+
+/** Stops everything (once), drops the schema and topic, stops the infrastructure; keeps the data directory with `keepData`. */
+function cleanUp(run, keepData) {
+  run.cleaned ??= stopAll(run, keepData);
+  return run.cleaned;
+}
+
+async function stopAll(run, keepData) {
+  const { schema, topic, dataDir } = run;
+  run.stopping = true;
+  await run.dispatcher?.close().catch(() => undefined);
+  for (const child of run.children) await stopChild(child);
+  if (run.db) {
+    await within(10_000, run.db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)).catch((error) => say(`dropping schema ${schema} failed: ${error.message}`));
+    await within(5000, run.db.end()).catch(() => undefined);
+  }
+  await run.producer?.disconnect().catch(() => undefined);
+  if (run.admin) {
+    await within(10_000, run.admin.deleteTopics({ topics: [topic], timeout: 5000 })).catch((error) => say(`deleting topic ${topic} failed: ${error.message}`));
+    await within(5000, run.admin.disconnect()).catch(() => undefined);
+  }
+  if (run.infra) {
+    say('stopping the ceiling\'s infrastructure');
+    await within(30_000, run.infra.stop()).catch((error) => say(`stop failed: ${error.message}`));
+  }
+  if (keepData) say(`kept ${dataDir} (logs in ${join(dataDir, 'infra')})`);
+  else rmSync(dataDir, { recursive: true, force: true });
+}
