@@ -29,7 +29,7 @@ import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
 import { latencyLine, latencyRatios, percentile, ratioLine } from './lib/latency.mjs';
 import { closedLoop, openLoop } from './lib/load-loops.mjs';
-import { cpuMeter, describeMachine, LOAD_GENERATOR, OUTSIDE } from './lib/machine.mjs';
+import { cpuMeter, describeMachine, systemCpuPerUnit } from './lib/machine.mjs';
 import { cpuPerEvent, measureCeiling } from './lib/pipeline/ceiling.mjs';
 import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 import { eventSource, SOURCE_DESCRIPTIONS } from './lib/webhook-sources.mjs';
@@ -40,8 +40,6 @@ const { Client } = require('pg');
 const args = parseArgs({ mode: 'rate', rate: 'auto', duration: 30, warmup: 5, stores: 200, connections: 64, source: 'gateway', ceiling: true, keep: false });
 const TARGET = { p50: 50, p99: 250, capacityRatio: 0.5, cpuRatio: 2 };
 const DRAIN_TIMEOUT_MS = 15_000;
-/** What the CPU per event compares: every process of the stack and the receiver, not the load generator or the outside. */
-const NOT_THE_PIPELINE = new Set([LOAD_GENERATOR, OUTSIDE]);
 
 if (!SOURCE_DESCRIPTIONS[args.source]) throw new Error(`--source must be one of ${Object.keys(SOURCE_DESCRIPTIONS).join(', ')}`);
 if (!['rate', 'capacity', 'both'].includes(args.mode)) throw new Error('--mode must be one of rate, capacity, both');
@@ -176,7 +174,8 @@ await bench.run(async () => {
         const missing = committed.size - latencies.length;
         const stages = await breakdown(db, committed, arrived);
         const perEvent = cpuPerEvent(used, committed.size);
-        platform.rate = { latencies, perEvent, totalMs: [...perEvent].filter(([group]) => !NOT_THE_PIPELINE.has(group)).reduce((sum, [, ms]) => sum + ms, 0) };
+        const pipelineCpu = systemCpuPerUnit(perEvent);
+        platform.rate = { latencies, perEvent, totalMs: pipelineCpu.totalMs };
         const sorted = [...latencies].sort((a, b) => a - b);
         const achieved = loop.requests / loop.sendSeconds;
         const met = percentile(sorted, 50) <= TARGET.p50 && percentile(sorted, 99) <= TARGET.p99;
@@ -191,7 +190,7 @@ await bench.run(async () => {
           `                  consumed → attempt starts: ${latencyLine(stages.toAttempt)}`,
           `                  attempt starts → received: ${latencyLine(stages.attemptToArrival)}`,
           `  CPU (measured)  ${used.text}`,
-          `  CPU per event   ${platform.rate.totalMs.toFixed(2)} ms: ${[...perEvent].filter(([group, ms]) => !NOT_THE_PIPELINE.has(group) && ms >= 0.005).sort((a, b) => b[1] - a[1]).map(([group, ms]) => `${group} ${ms.toFixed(2)}`).join(', ')}`,
+          `  CPU per event   ${pipelineCpu.text}`,
         );
       }
     }

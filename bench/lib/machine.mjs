@@ -124,12 +124,17 @@ export function cpuMeter(stack, extra = new Map()) {
   };
 }
 
-/** What `cpuMeter` measured, per unit of work at `perSecond` units a second: "total ms: group ms, …", the load generator and the outside left out. */
+/**
+ * CPU per unit of work (group → ms), the load generator and the outside left out: their total
+ * and the line "total ms: group ms, …", largest first.
+ */
+export function systemCpuPerUnit(perUnit) {
+  const parts = [...perUnit].filter(([group]) => group !== LOAD_GENERATOR && group !== OUTSIDE).sort((a, b) => b[1] - a[1]);
+  const totalMs = parts.reduce((sum, [, ms]) => sum + ms, 0);
+  return { totalMs, text: `${totalMs.toFixed(2)} ms: ${parts.filter(([, ms]) => ms >= 0.005).map(([group, ms]) => `${group} ${ms.toFixed(2)}`).join(', ')}` };
+}
+
+/** What `cpuMeter` measured, per unit of work at `perSecond` units a second, as `systemCpuPerUnit`'s line. */
 export function cpuPerUnit(cpu, perSecond) {
-  const parts = [...cpu.cores]
-    .filter(([group]) => group !== LOAD_GENERATOR && group !== OUTSIDE)
-    .map(([group, cores]) => [group, (cores * 1000) / Math.max(perSecond, 1e-9)])
-    .sort((a, b) => b[1] - a[1]);
-  const total = parts.reduce((sum, [, ms]) => sum + ms, 0);
-  return `${total.toFixed(2)} ms: ${parts.filter(([, ms]) => ms >= 0.005).map(([group, ms]) => `${group} ${ms.toFixed(2)}`).join(', ')}`;
+  return systemCpuPerUnit(new Map([...cpu.cores].map(([group, cores]) => [group, (cores * 1000) / Math.max(perSecond, 1e-9)]))).text;
 }
