@@ -300,6 +300,42 @@ describe('event store (PostgreSQL and Kafka)', () => {
       expect(await dataSource.query(`SELECT amount FROM seen`)).toEqual([{ amount: 4 }]);
     });
 
+    it('handles the messages of the partitions taken at the same time in one inbox transaction, each in its own context, and retries them alone when it fails', async () => {
+      await dataSource.query(`CREATE TABLE noted (event_id uuid PRIMARY KEY, amount integer NOT NULL CHECK (amount > 0), causation_id text)`);
+      const inbox = new MessageConsumer(dataSource, { triesBeforeParking: 2, firstBackoffMs: 10 });
+      const contract = { added: { data: AddedData, schemaVersions: [1] } };
+      const messageFor = (partition: number, amount: number) => ({
+        id: randomUUID(), type: 'added', schemaVersion: 1, occurredAt: new Date().toISOString(), idLoja: 100 - partition,
+        correlationId: 'c', causationId: null, traceparent: null, data: { amount },
+      });
+      const contextFor = (partition: number, value: object) =>
+        new KafkaContext([{ value: Buffer.from(JSON.stringify(value)), headers: {}, offset: '0' } as unknown as KafkaMessage, partition, topic, {} as never, (async () => undefined) as never, {} as never]);
+      const note = (event: { id: string; data: object }, manager: EntityManager) =>
+        writeAtCommit(manager, `INSERT INTO noted VALUES ($1, $2, $3)`, [event.id, (event.data as AddedData).amount, requestContext.get()?.causationId ?? null]);
+      const consumeAll = (messages: object[]) =>
+        Promise.all(messages.map((message, partition) => inbox.consume('it-noted', contextFor(partition, message), contract, note)));
+
+      const messages = Array.from({ length: 12 }, (_, partition) => messageFor(partition, partition + 1));
+      // One of them was handled before (a redelivery): the batch skips it.
+      await dataSource.query(`INSERT INTO inbox (consumer, event_id) VALUES ('it-noted', $1)`, [messages[5].id]);
+      const transactions = jest.spyOn(dataSource, 'createQueryRunner');
+      try {
+        await consumeAll(messages);
+        expect(transactions).toHaveBeenCalledTimes(1);
+      } finally {
+        transactions.mockRestore();
+      }
+      const noted = await dataSource.query(`SELECT event_id, causation_id FROM noted ORDER BY amount`);
+      const expected = messages.filter((_, partition) => partition !== 5).map(({ id }) => ({ event_id: id, causation_id: id }));
+      expect(noted).toEqual(expected);
+
+      // A message whose write fails fails its batch; the others, retried alone, are handled, and it is parked.
+      const second = [messageFor(0, 20), messageFor(1, -1), messageFor(2, 22)];
+      await consumeAll(second);
+      expect(await dataSource.query(`SELECT amount FROM noted WHERE amount >= 20 ORDER BY amount`)).toEqual([{ amount: 20 }, { amount: 22 }]);
+      expect(await dataSource.query(`SELECT count(*)::int AS parked FROM parked_messages WHERE consumer = 'it-noted'`)).toEqual([{ parked: 1 }]);
+    });
+
     it('sends the writes of messages an idempotent handler takes at the same time in one message, and fails them together', async () => {
       await dataSource.query(`CREATE TABLE tally (partition integer PRIMARY KEY, amount integer NOT NULL CHECK (amount > 0))`);
       const inbox = new MessageConsumer(dataSource);

@@ -4,8 +4,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Counter } from 'prom-client';
 import { InvalidMessageError, parseEventMessage, type EventEnvelope, type TopicContract } from '@trilha/contracts';
 import { ATTR_ID_LOJA, requestContext, withSpanFrom } from '@trilha/observability';
-import { escapeLiteral } from 'pg';
-import { compactTransaction, holdingWritesAtCommit } from '../event-store';
+import { holdingWritesAtCommit } from '../event-store';
+import { InboxBatcher, type InboxOutcome } from './inbox-batcher';
 import { kafkaMessageJson } from './kafka-value';
 import { isForConsumer, MAX_BACKOFF_MS, ParkedMessages, type ConsumedMessage } from './parked-messages';
 import { WriteBatcher } from './write-batcher';
@@ -27,7 +27,6 @@ export interface RetryPolicy {
 /** About 25 s of retrying before a message is parked. */
 const DEFAULT_RETRY: RetryPolicy = { triesBeforeParking: 10, firstBackoffMs: 100 };
 
-type Outcome = 'handled' | 'duplicate';
 
 export type MessageHandler<T extends EventEnvelope> = (event: T, manager: EntityManager) => Promise<void>;
 
@@ -68,10 +67,12 @@ export class MessageConsumer {
   private readonly logger = new Logger(MessageConsumer.name);
   private stopping = false;
   private readonly writeBatcher: WriteBatcher;
+  private readonly inboxBatcher: InboxBatcher;
   private readonly parked: ParkedMessages;
 
   constructor(private readonly dataSource: DataSource, private readonly retry: RetryPolicy = DEFAULT_RETRY) {
     this.writeBatcher = new WriteBatcher(dataSource);
+    this.inboxBatcher = new InboxBatcher(dataSource);
     this.parked = new ParkedMessages(dataSource);
   }
 
@@ -125,23 +126,16 @@ export class MessageConsumer {
 
   /**
    * Runs the handler's writes in one transaction with the event's inbox row; a repeat is
-   * skipped. The inbox row travels with BEGIN and the handler's `writeAtCommit` writes with the
-   * COMMIT (`compactTransaction`): two round trips for a handler that only writes.
+   * skipped. The first try shares its transaction with the messages of the other partitions
+   * handled at the same time (`InboxBatcher`); a retry runs alone, so a message that keeps
+   * failing fails no one else's batch.
    */
-  private throughInbox<T extends EventEnvelope>(consumer: string, handler: MessageHandler<T>): (event: T) => Promise<Outcome> {
-    return (event) =>
-      compactTransaction(
-        this.dataSource,
-        `INSERT INTO inbox (consumer, event_id) VALUES (${escapeLiteral(consumer)}, ${escapeLiteral(event.id)}) ON CONFLICT DO NOTHING RETURNING event_id`,
-        async (manager, inserted) => {
-          if (inserted?.rowCount === 0) return 'duplicate';
-          await handler(event, manager);
-          return 'handled';
-        },
-      );
+  private throughInbox<T extends EventEnvelope>(consumer: string, handler: MessageHandler<T>): (event: T) => Promise<InboxOutcome> {
+    let tries = 0;
+    return (event) => this.inboxBatcher.handle(consumer, event, handler, tries++ > 0);
   }
 
-  private asIs<T extends EventEnvelope>(handler: MessageHandler<T>): (event: T) => Promise<Outcome> {
+  private asIs<T extends EventEnvelope>(handler: MessageHandler<T>): (event: T) => Promise<InboxOutcome> {
     return async (event) => {
       const manager = this.dataSource.createEntityManager();
       const { writes } = await holdingWritesAtCommit(manager, () => handler(event, manager));
@@ -151,7 +145,7 @@ export class MessageConsumer {
   }
 
   /** Handles the event, retrying as the class says; returns the last error if it gave up. */
-  private async handleWithRetry<T extends EventEnvelope>(consumer: string, event: T, handle: (event: T) => Promise<Outcome>): Promise<Error | undefined> {
+  private async handleWithRetry<T extends EventEnvelope>(consumer: string, event: T, handle: (event: T) => Promise<InboxOutcome>): Promise<Error | undefined> {
     let backoff = this.retry.firstBackoffMs;
     for (let failures = 0; ; ) {
       try {
