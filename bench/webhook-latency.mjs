@@ -29,7 +29,7 @@ import { BASE_PORTS, parseArgs, say, sleep } from './lib/bench-kit.mjs';
 import { benchStack } from './lib/bench-stack.mjs';
 import { latencyLine, latencyRatios, percentile, ratioLine } from './lib/latency.mjs';
 import { closedLoop, openLoop } from './lib/load-loops.mjs';
-import { cpuMeter, describeMachine, systemCpuPerUnit } from './lib/machine.mjs';
+import { cpuMeter, describeMachine, postgresPerUnit, systemCpuPerUnit } from './lib/machine.mjs';
 import { cpuPerEvent, measureCeiling } from './lib/pipeline/ceiling.mjs';
 import { startReceiver, storesWithWebhooks } from './lib/webhook-receiver.mjs';
 import { eventSource, SOURCE_DESCRIPTIONS } from './lib/webhook-sources.mjs';
@@ -191,6 +191,7 @@ await bench.run(async () => {
           `                  attempt starts → received: ${latencyLine(stages.attemptToArrival)}`,
           `  CPU (measured)  ${used.text}`,
           `  CPU per event   ${pipelineCpu.text}`,
+          `  PostgreSQL for  ${postgresPerUnit(used, committed.size / used.seconds)} per event`,
         );
       }
     }

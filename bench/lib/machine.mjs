@@ -2,7 +2,7 @@
 // by each process of the benchmark and by everything outside it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { say } from './bench-kit.mjs';
@@ -50,7 +50,7 @@ export const describeMachine = (facts) => `${facts.cores} cores, ${facts.cpu}, $
 export const LOAD_GENERATOR = 'benchmark (load generator)';
 export const OUTSIDE = 'outside the benchmark';
 
-/** CPU seconds used so far by each named process tree and by this process's, and by the machine. */
+/** CPU seconds used so far by each named process tree and by this process's, and by the machine; and by each PostgreSQL process. */
 function cpuSnapshot(names) {
   const tick = 100; // USER_HZ
   const procs = new Map();
@@ -74,16 +74,81 @@ function cpuSnapshot(names) {
     return 'other';
   };
   const groups = new Map();
-  for (const [pid, { cpu }] of procs) groups.set(groupOf(pid), (groups.get(groupOf(pid)) ?? 0) + cpu);
+  const postgres = new Map();
+  for (const [pid, { cpu }] of procs) {
+    const group = groupOf(pid);
+    groups.set(group, (groups.get(group) ?? 0) + cpu);
+    if (group === 'postgres') postgres.set(pid, cpu);
+  }
   const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return { at: performance.now(), groups, busy: (user + nice + system + irq + softirq + steal) / tick, idle: (idle + iowait) / tick };
+  return { at: performance.now(), groups, postgres, groupOf, busy: (user + nice + system + irq + softirq + steal) / tick, idle: (idle + iowait) / tick };
 }
+
+/** The pid holding each local TCP port, from /proc: the sockets of net/tcp and net/tcp6 by inode, and the processes' descriptors. */
+function tcpPortOwners() {
+  const inodeOwners = new Map();
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let fds = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+        if (inode) inodeOwners.set(inode, Number(pid));
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+  }
+  const owners = new Map();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').trim().split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      const owner = inodeOwners.get(fields[9]);
+      if (owner) owners.set(parseInt(fields[1].split(':').pop(), 16), owner);
+    }
+  }
+  return owners;
+}
+
+/**
+ * PostgreSQL's CPU by whom it served: each backend's client is the process holding the other end
+ * of its connection (the port in the backend's title, `postgres: user db 127.0.0.1(port) …`),
+ * and the rest (the postmaster, its background workers, backends that exited) goes unnamed.
+ */
+function postgresByClient(from, to, seconds) {
+  const owners = tcpPortOwners();
+  const byClient = new Map();
+  for (const [pid, cpu] of to.postgres) {
+    let client = POSTGRES_ITSELF;
+    try {
+      const port = /\((\d+)\)/.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1];
+      if (port && owners.has(Number(port))) client = to.groupOf(owners.get(Number(port)));
+    } catch {
+      /* exited: its CPU is the postmaster's from now on */
+    }
+    byClient.set(client, (byClient.get(client) ?? 0) + (cpu - (from.postgres.get(pid) ?? 0)) / seconds);
+  }
+  // A backend that exited meanwhile is counted whole in the postmaster's children's time: only
+  // its CPU since `from` belongs to the window.
+  for (const [pid, cpu] of from.postgres) {
+    if (!to.postgres.has(pid)) byClient.set(POSTGRES_ITSELF, (byClient.get(POSTGRES_ITSELF) ?? 0) - cpu / seconds);
+  }
+  return byClient;
+}
+
+/** What PostgreSQL did for no client it can name: the postmaster, its background workers, backends that exited. */
+const POSTGRES_ITSELF = 'itself or closed connections';
 
 /**
  * Measures CPU between start() and stop(): how busy the machine was, and the share of one core
  * taken by each of the stack's processes (with their children), by `extra` ones (pid → name), by
  * this load generator, and by everything else, "outside the benchmark" (other users' jobs, the
- * kernel). stop() returns { busy, outside, text, seconds, cores } (cores: group → share of one
+ * kernel). stop() returns { busy, outside, text, seconds, cores, postgresFor } (cores: group → share of one
  * core, outside included) and warns when the outside took over 15 %. `stack` needs only
  * `processes` ({ name, child }) and `dataDir` (its infra/ and zipkin/ hold the infrastructure's pid files).
  */
@@ -113,11 +178,13 @@ export function cpuMeter(stack, extra = new Map()) {
         .sort((a, b) => b[1] - a[1])
         .map(([group, cores]) => `${group} ${(cores * 100).toFixed(0)}%`);
       if (outside > 0.15) say(`warning: ${(outside * 100).toFixed(0)}% of a core went to processes outside the benchmark; the figures are disturbed`);
+      const postgresFor = postgresByClient(from, to, seconds);
       return {
         busy,
         outside,
         seconds,
         cores: new Map([...used, [OUTSIDE, outside]]),
+        postgresFor,
         text: `machine ${(busy * 100).toFixed(0)}% busy; % of one core: ${parts.join(', ')}`,
       };
     },
@@ -137,4 +204,10 @@ export function systemCpuPerUnit(perUnit) {
 /** What `cpuMeter` measured, per unit of work at `perSecond` units a second, as `systemCpuPerUnit`'s line. */
 export function cpuPerUnit(cpu, perSecond) {
   return systemCpuPerUnit(new Map([...cpu.cores].map(([group, cores]) => [group, (cores * 1000) / Math.max(perSecond, 1e-9)]))).text;
+}
+
+/** PostgreSQL's CPU per unit of work by the client it served (`cpuMeter`'s postgresFor): "delivery-service 1.52, …, itself 0.40 ms", largest first. */
+export function postgresPerUnit(cpu, perSecond) {
+  const parts = [...cpu.postgresFor].map(([client, cores]) => [client, (cores * 1000) / Math.max(perSecond, 1e-9)]).filter(([, ms]) => ms >= 0.005).sort((a, b) => b[1] - a[1]);
+  return `${parts.map(([client, ms]) => `${client} ${ms.toFixed(2)}`).join(', ')} ms`;
 }

@@ -1,7 +1,7 @@
 // The ceiling's report (ceiling.mjs): its heading, each phase's lines from what the phase
 // measured, and the comparison of a benchmark's figures with the ceiling's.
 import { latencyLine } from '../latency.mjs';
-import { describeMachine } from '../machine.mjs';
+import { describeMachine, postgresPerUnit } from '../machine.mjs';
 
 /** A loop's errors, each with its count: `error×n, …`. */
 const errorList = (errors) => [...errors].map(([e, n]) => `${e}×${n}`).join(', ');
@@ -49,6 +49,7 @@ export function rateLines({ settings, duration, warmup, loop, refused, events, c
     `  CPU (measured)  ${used.text}`,
     `  CPU per event   ${costGroups.map((group) => `${group} ${(perEvent.get(group) ?? 0).toFixed(3)} ms`).join(', ')}`,
     `                  total ${pipelineMs.toFixed(3)} ms${withReceiver ? `; with the receiver ${(pipelineMs + (perEvent.get('receiver') ?? 0)).toFixed(3)} ms` : ''} (${events} events in ${used.seconds.toFixed(1)} s)`,
+    `  PostgreSQL for  ${postgresPerUnit(used, events / used.seconds)} per event`,
   ];
 }
 
