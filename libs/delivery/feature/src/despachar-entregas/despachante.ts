@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { Gauge } from 'prom-client';
 import { requestContext } from '@trilha/observability';
 import { CANAL_ENTREGAS, TIMEOUT_MS, type WebhookClient } from '../shared';
-import type { Concluida, EntregasDevidas, Reivindicada } from './entregas-devidas';
+import type { Concluida, EntregasDevidas, Reivindicada, Vagas } from './entregas-devidas';
 
 /** Attempts one replica runs at once. */
 const MAX_EM_VOO = 1000;
@@ -33,7 +33,8 @@ const emVooGauge = new Gauge({ name: 'trilha_webhook_attempts_in_flight', help: 
 /**
  * The dispatcher every delivery replica runs. It claims due deliveries from PostgreSQL (woken
  * by NOTIFY when one becomes due, polling as a fallback and for retries that come due with
- * time), makes many attempts at once, and records their outcome in batches. Nothing here
+ * time), makes many attempts at once, and records their outcome in batches; a store's next
+ * first attempt, which a record makes due, it claims in that record and attempts at once. Nothing here
  * waits on one store: each attempt runs on its own, a store holds at most MAX_POR_LOJA of
  * this replica's slots, and a store's first attempts are serialised by the database (a
  * delivery is due only when the store's earlier first attempt has been made).
@@ -161,6 +162,14 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
     emVooGauge.set(this.emVoo.size);
   }
 
+  /**
+   * Where this replica has room for a store's next first attempt, made due by the record of
+   * `registros` attempts (at most one each): that one is then claimed as it is recorded.
+   */
+  private vagas(registros: number): Vagas {
+    return { livre: this.emVoo.size + registros <= MAX_EM_VOO, lojasCheias: [...this.porLoja].filter(([, n]) => n >= MAX_POR_LOJA).map(([idLoja]) => idLoja) };
+  }
+
   /** Records finished attempts in batches: one transaction for all that finished while the last one ran. */
   private gravar(concluida: Concluida): void {
     this.concluidas.push(concluida);
@@ -173,8 +182,10 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
       while (this.concluidas.length > 0) {
         const lote = this.concluidas.slice(0, LOTE_CONCLUSAO);
         try {
-          if (await this.entregas.concluir(lote)) this.acordarLoop();
+          const { acordar, reivindicadas } = await this.entregas.concluir(lote, this.vagas(lote.length));
           this.concluidas.splice(0, lote.length);
+          for (const entrega of reivindicadas) this.tentar(entrega);
+          if (acordar) this.acordarLoop();
           backoff = 100;
         } catch (error) {
           // The database is away: keep the outcomes and try again. If it stays away longer than

@@ -46,6 +46,36 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     expect((await claim()).map((entrega) => [entrega.idEvento, entrega.estado.tentativas])).toEqual([[eventos[0].id, 1]]);
   });
 
+  it('claims a store’s next first attempt in the record of the one before, when it succeeded and the store has room; makes it due otherwise', async () => {
+    const lentas = new EntregasDevidas(banco.dataSource, [1000, 2000], 60_000, 86_400_000);
+    const claim = async (idLoja: number) => daLoja((await lentas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
+    const comVaga = { livre: true, lojasCheias: [] };
+    const idLoja = await lojaComWebhook();
+    const eventos = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
+    const [primeira] = await claim(idLoja);
+
+    const registro = await lentas.concluir([{ entrega: primeira, resultado: sucesso() }], comVaga);
+    expect(registro.reivindicadas.map((entrega) => [entrega.idEvento, entrega.webhook.idLoja])).toEqual([[eventos[1].id, idLoja]]);
+    expect(registro.acordar).toBe(false);
+    // Leased to this replica: no other claim takes it.
+    expect(await claim(idLoja)).toEqual([]);
+
+    // A failure may deactivate the webhook at its COMMIT: the next one is made due instead.
+    const [segunda] = registro.reivindicadas;
+    const aposFalha = await lentas.concluir([{ entrega: segunda, resultado: falha() }], comVaga);
+    expect(aposFalha).toEqual({ acordar: true, reivindicadas: [] });
+    const [terceira] = await claim(idLoja);
+    expect(terceira.idEvento).toBe(eventos[2].id);
+    await lentas.concluir([{ entrega: terceira, resultado: sucesso() }], comVaga);
+
+    // A store at its cap: its next one is made due for any replica.
+    const cheia = await lojaComWebhook();
+    const deCheia = [await registrar(cheia), await registrar(cheia)];
+    const [umaDeCheia] = await claim(cheia);
+    expect(await lentas.concluir([{ entrega: umaDeCheia, resultado: sucesso() }], { livre: true, lojasCheias: [cheia] })).toEqual({ acordar: true, reivindicadas: [] });
+    expect((await claim(cheia)).map((entrega) => entrega.idEvento)).toEqual([deCheia[1].id]);
+  });
+
   it('lets a store hold only its free slots, and none when it is full', async () => {
     const idLoja = await lojaComWebhook();
     for (let n = 0; n < 4; n += 1) await registrar(idLoja);

@@ -41,8 +41,8 @@ export interface Concluida {
   resultado: ResultadoEnvio;
 }
 
-/** A row of the claim: the claimed delivery and its store's webhook (nulls when nothing was claimed), and the scan's figures. */
-interface ClaimRow extends Omit<WebhookRow, 'url'> {
+/** A claimed delivery as a statement returns it, with its store's webhook. */
+interface ReivindicadaRow extends WebhookRow {
   id_entrega: string;
   id_evento: string;
   evento: string;
@@ -54,10 +54,38 @@ interface ClaimRow extends Omit<WebhookRow, 'url'> {
   manual: boolean;
   recuperar: boolean;
   lease: string;
+}
+
+/** A row of the claim: the claimed delivery and its store's webhook (nulls when nothing was claimed), and the scan's figures. */
+interface ClaimRow extends Omit<ReivindicadaRow, 'url'> {
   url: string | null;
   candidatas: number;
   proxima_em_ms: string | null;
 }
+
+/** A row of a batch's record: what it made due, and a store's next first attempt it claimed (nulls when none). */
+type ConclusaoRow = { liberadas: number } & ({ id_entrega: string } & ReivindicadaRow | { id_entrega: null });
+
+/** The stores this replica may give one more attempt to now, when a batch's record makes their next first attempt due. */
+export interface Vagas {
+  /** Whether the replica has room for attempts at all. */
+  livre: boolean;
+  /** Stores already at their cap of attempts at once. */
+  lojasCheias: number[];
+}
+
+const reivindicada = (row: ReivindicadaRow): Reivindicada => ({
+  idEntrega: row.id_entrega,
+  idLoja: row.id_loja,
+  idEvento: row.id_evento,
+  corpo: corpoNotificacao(row.evento, row.data),
+  traceparent: row.traceparent,
+  traceparentPrimeira: row.traceparent_primeira,
+  estado: { status: row.status, tentativas: row.tentativas, manual: row.manual },
+  recuperar: row.recuperar,
+  lease: row.lease,
+  webhook: webhookFromRow(row),
+});
 
 /**
  * The due deliveries in PostgreSQL, shared by every replica's dispatcher.
@@ -122,21 +150,7 @@ export class EntregasDevidas {
     // Removing or deactivating a webhook leaves a delivery in flight to its attempt; if that
     // attempt never reported (its replica died), the delivery comes due again with nowhere to go.
     const orfas = claimed.filter((row) => row.url === null).map((row): Orfa => ({ idEntrega: row.id_entrega, idLoja: row.id_loja, lease: row.lease }));
-    const reivindicadas = claimed.flatMap((row): Reivindicada[] => {
-      if (row.url === null) return [];
-      return [{
-        idEntrega: row.id_entrega,
-        idLoja: row.id_loja,
-        idEvento: row.id_evento,
-        corpo: corpoNotificacao(row.evento, row.data),
-        traceparent: row.traceparent,
-        traceparentPrimeira: row.traceparent_primeira,
-        estado: { status: row.status, tentativas: row.tentativas, manual: row.manual },
-        recuperar: row.recuperar,
-        lease: row.lease,
-        webhook: webhookFromRow({ ...row, url: row.url }),
-      }];
-    });
+    const reivindicadas = claimed.flatMap((row) => (row.url === null ? [] : [reivindicada({ ...row, url: row.url })]));
     return { reivindicadas, orfas, cheio: candidatas === limite, proximaEmMs: proxima_em_ms === null ? undefined : Number(proxima_em_ms) };
   }
 
@@ -159,12 +173,17 @@ export class EntregasDevidas {
   }
 
   /**
-   * Records a batch of finished attempts. Returns whether it made something due soon (a
-   * store's next first attempt or recovered delivery, or a retry), for the dispatcher to look again.
-   * Then the endpoints' health, which may deactivate a webhook (registrarSaude): that comes after
-   * the deliveries' outcome, so the event that got the 410 is queued before the later ones.
+   * Records a batch of finished attempts. A store's next first attempt, due once its first
+   * attempt ended, is claimed here for this replica when `vagas` leaves the store room and every
+   * attempt of the store in the batch succeeded (a failure may deactivate its webhook at this
+   * COMMIT): it comes back in `reivindicadas`, to attempt at once, without a claim and a NOTIFY
+   * of its own. Otherwise it is made due for any replica. `acordar`: whether the batch made
+   * something due soon (a store's next first attempt or recovered delivery, or a retry), for
+   * the dispatcher to look again. Then the endpoints' health, which may deactivate a webhook
+   * (registrarSaude): that comes after the deliveries' outcome, so the event that got the 410
+   * is queued before the later ones.
    */
-  async concluir(lote: Concluida[]): Promise<boolean> {
+  async concluir(lote: Concluida[], vagas: Vagas = { livre: false, lojasCheias: [] }): Promise<{ acordar: boolean; reivindicadas: Reivindicada[] }> {
     // A retry's interval counts from the end of the failed attempt.
     const decisoes = lote.map(({ entrega, resultado }) =>
       decidirAposTentativa(
@@ -177,6 +196,7 @@ export class EntregasDevidas {
     );
     const retentativas = decisoes.some((decisao) => decisao.proximaEm !== null);
     const lojas = lote.map(({ entrega }) => entrega.idLoja);
+    const semReivindicar = [...vagas.lojasCheias, ...lote.filter(({ resultado }) => !resultado.ok).map(({ entrega }) => entrega.idLoja)];
     // Three round trips: the stores' locks and their endpoints' health read under them go with
     // BEGIN, then the prepared statement below, and the health's writes with the COMMIT.
     return compactTransaction(this.dataSource, `${travaDasLojas(lojas)}; ${saudeDosEndpoints(lojas)}`, async (manager, saude) => {
@@ -185,7 +205,7 @@ export class EntregasDevidas {
       // delivery this was (whatever its outcome), its next one made due. That one is read from
       // the statement's snapshot, where the attempt just ended still holds its lease, so it is
       // never the row being updated here.
-      const [{ liberadas }] = await consultaPreparada<{ liberadas: number }>(
+      const linhas = await consultaPreparada<ConclusaoRow>(
         manager,
         'concluir',
         `WITH decididas AS (
@@ -233,19 +253,29 @@ export class EntregasDevidas {
            WHERE e.id_entrega = proxima.id_entrega
            RETURNING 1
          ), liberadas AS (
-           UPDATE entregas e SET proxima_em = now()
+           -- Claimed for this replica (leased, as a claim does) where it may attempt it now;
+           -- made due for any replica otherwise.
+           UPDATE entregas e
+           SET proxima_em = CASE WHEN r.reivindicada THEN now() + make_interval(secs => $20) ELSE now() END,
+               lease = CASE WHEN r.reivindicada THEN gen_random_uuid() ELSE e.lease END
            FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.primeira) l
            CROSS JOIN LATERAL (
              SELECT id_entrega FROM entregas w
              WHERE w.id_loja = l.id_loja AND w.status = 'pendente' AND w.tentativas = 0 AND w.proxima_em IS NULL
              ORDER BY w.posicao LIMIT 1
            ) proxima
+           CROSS JOIN LATERAL (
+             SELECT $18::boolean AND NOT (l.id_loja = ANY($19::int[])) AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = l.id_loja AND w.ativo) AS reivindicada
+           ) r
            WHERE e.id_entrega = proxima.id_entrega
-           RETURNING 1
+           RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.traceparent_primeira, e.status, e.tentativas, e.manual, e.recuperar, e.lease, r.reivindicada
          ), devidas AS (
-           SELECT 1 FROM liberadas UNION ALL SELECT 1 FROM recuperacoes
+           SELECT 1 FROM liberadas WHERE NOT reivindicada UNION ALL SELECT 1 FROM recuperacoes
          )
-         SELECT (SELECT count(*)::int FROM devidas) AS liberadas, (SELECT pg_notify($12, '') FROM devidas LIMIT 1) AS aviso`,
+         SELECT meta.liberadas, r.id_entrega, r.id_loja, r.id_evento, r.evento, r.data, r.traceparent, r.traceparent_primeira, r.status, r.tentativas, r.manual, r.recuperar, r.lease,
+                w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate
+         FROM (SELECT (SELECT count(*)::int FROM devidas) AS liberadas, (SELECT pg_notify($12, '') FROM devidas LIMIT 1) AS aviso) meta
+         LEFT JOIN (liberadas r JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON r.reivindicada`,
         [
           lote.map(({ entrega }) => entrega.idEntrega),
           lote.map(({ entrega }) => entrega.lease),
@@ -265,6 +295,9 @@ export class EntregasDevidas {
           lote.map(({ resultado }) => resultado.traceparent),
           // The queue item's id, used only when the event goes to the queue.
           lote.map(() => novoId()),
+          vagas.livre,
+          semReivindicar,
+          this.leaseMs / 1000,
         ],
       );
       await registrarSaude(
@@ -281,7 +314,8 @@ export class EntregasDevidas {
         this.desativarAposMs,
         Date.now(),
       );
-      return liberadas > 0 || retentativas;
+      const reivindicadas = linhas.flatMap((linha) => (linha.id_entrega === null ? [] : [reivindicada(linha)]));
+      return { acordar: linhas[0].liberadas > 0 || retentativas, reivindicadas };
     });
   }
 }
