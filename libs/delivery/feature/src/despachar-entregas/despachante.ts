@@ -34,10 +34,10 @@ const emVooGauge = new Gauge({ name: 'trilha_webhook_attempts_in_flight', help: 
  * The dispatcher every delivery replica runs. It claims due deliveries from PostgreSQL (woken
  * by NOTIFY when one becomes due, polling as a fallback and for retries that come due with
  * time), makes many attempts at once, and records their outcome in batches; a store's next
- * first attempt, which a record makes due, it claims in that record and attempts at once. Nothing here
- * waits on one store: each attempt runs on its own, a store holds at most MAX_POR_LOJA of
- * this replica's slots, and a store's first attempts are serialised by the database (a
- * delivery is due only when the store's earlier first attempt has been made).
+ * first attempt, which a record makes due, it claims in that record and attempts at once.
+ * Nothing here waits on one store: each attempt runs on its own, a store holds at most
+ * MAX_POR_LOJA of this replica's slots, and a store's first attempts are serialised by the
+ * database (a delivery is due only when the store's earlier first attempt has been made).
  */
 export class Despachante implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(Despachante.name);

@@ -1,6 +1,7 @@
-import { sleep } from '@trilha/testing';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { eventually, sleep } from '@trilha/testing';
 import { RemoverWebhookHandler } from '../remover-webhook/remover-webhook.handler';
-import { type ResultadoEnvio } from '../shared';
+import { CANAL_ENTREGAS, type ResultadoEnvio } from '../shared';
 import { AGENDA, bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
 import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
 
@@ -60,10 +61,21 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     // Leased to this replica: no other claim takes it.
     expect(await claim(idLoja)).toEqual([]);
 
-    // A failure may deactivate the webhook at its COMMIT: the next one is made due instead.
+    // A failure may deactivate the webhook at its COMMIT: the next one is made due instead, and
+    // the dispatchers are told (NOTIFY).
     const [segunda] = registro.reivindicadas;
-    const aposFalha = await lentas.concluir([{ entrega: segunda, resultado: falha() }], comVaga);
-    expect(aposFalha).toEqual({ acordar: true, reivindicadas: [] });
+    const ouvinte = await (banco.dataSource.driver as PostgresDriver).master.connect();
+    try {
+      const avisos: string[] = [];
+      ouvinte.on('notification', ({ channel }: { channel: string }) => avisos.push(channel));
+      await ouvinte.query(`LISTEN ${CANAL_ENTREGAS}`);
+      const aposFalha = await lentas.concluir([{ entrega: segunda, resultado: falha() }], comVaga);
+      expect(aposFalha).toEqual({ acordar: true, reivindicadas: [] });
+      expect(await eventually('the NOTIFY of the delivery made due', () => (avisos.includes(CANAL_ENTREGAS) ? true : undefined))).toBe(true);
+    } finally {
+      await ouvinte.query(`UNLISTEN ${CANAL_ENTREGAS}`);
+      ouvinte.release();
+    }
     const [terceira] = await claim(idLoja);
     expect(terceira.idEvento).toBe(eventos[2].id);
     await lentas.concluir([{ entrega: terceira, resultado: sucesso() }], comVaga);

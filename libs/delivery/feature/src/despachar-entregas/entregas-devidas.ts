@@ -202,9 +202,9 @@ export class EntregasDevidas {
     return compactTransaction(this.dataSource, `${travaDasLojas(lojas)}; ${saudeDosEndpoints(lojas)}`, async (manager, saude) => {
       // One statement: the attempts, the deliveries' next state, the queue (a resent or recovered
       // event that is delivered leaves it), and for each store whose first attempt or recovered
-      // delivery this was (whatever its outcome), its next one made due. That one is read from
-      // the statement's snapshot, where the attempt just ended still holds its lease, so it is
-      // never the row being updated here.
+      // delivery this was (whatever its outcome), its next one made due, or claimed here (see
+      // above). That one is read from the statement's snapshot, where the attempt just ended
+      // still holds its lease, so it is never the row being updated here.
       const linhas = await consultaPreparada<ConclusaoRow>(
         manager,
         'concluir',
@@ -272,7 +272,7 @@ export class EntregasDevidas {
          ), devidas AS (
            SELECT 1 FROM liberadas WHERE NOT reivindicada UNION ALL SELECT 1 FROM recuperacoes
          )
-         SELECT meta.liberadas, r.id_entrega, r.id_loja, r.id_evento, r.evento, r.data, r.traceparent, r.traceparent_primeira, r.status, r.tentativas, r.manual, r.recuperar, r.lease,
+         SELECT meta.liberadas, meta.aviso, r.id_entrega, r.id_loja, r.id_evento, r.evento, r.data, r.traceparent, r.traceparent_primeira, r.status, r.tentativas, r.manual, r.recuperar, r.lease,
                 w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate
          FROM (SELECT (SELECT count(*)::int FROM devidas) AS liberadas, (SELECT pg_notify($12, '') FROM devidas LIMIT 1) AS aviso) meta
          LEFT JOIN (liberadas r JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON r.reivindicada`,
