@@ -37,7 +37,8 @@ export interface ConsumeOptions {
    * values the message carries, inserts that ignore a repeat. It then runs without the inbox
    * and without a transaction of the consumer's, and what it writes with `writeAtCommit` is
    * sent with the writes of the other partitions' messages handled at the same time
-   * (`WriteBatcher`): one round trip for a fetch's worth of messages, instead of four each.
+   * (`WriteBatcher`): one round trip for a fetch's worth of messages, where the inbox's batch
+   * (`InboxBatcher`) takes two.
    */
   idempotent?: boolean;
 }
