@@ -9,7 +9,7 @@ import { startTracing } from '@trilha/observability/tracing';
 import { testStack, eventually } from '@trilha/testing';
 import { dataSourceOptions, migrate, type ServiceDatabase } from './database';
 import { handleCommand, type Decider } from './decider';
-import { ConcurrencyError, EventStore, inlineParameters, writeAtCommit } from './event-store';
+import { compactTransaction, ConcurrencyError, EventStore, inlineParameters, writeAtCommit } from './event-store';
 import { MessageConsumer } from './inbox/message-consumer';
 import { WriteBatcher } from './inbox/write-batcher';
 import { createKafka } from './kafka';
@@ -125,6 +125,30 @@ describe('event store (PostgreSQL and Kafka)', () => {
       ]),
     );
     expect(row).toEqual({ ints: [1, -2, null], flags: [true, false, null], dates: [date, null], texts: [null, 'NULL', 'a"b'] });
+  });
+
+  it('hands a held write its rows once the COMMIT succeeded, never when it failed, and only in a compact transaction', async () => {
+    await dataSource.query(`CREATE TABLE read_back (id text PRIMARY KEY, n integer NOT NULL)`);
+    const read: Record<string, unknown>[][] = [];
+    await compactTransaction(dataSource, undefined, async (manager) => {
+      await writeAtCommit(manager, `INSERT INTO read_back VALUES ('first', 1)`, []);
+      await writeAtCommit(manager, `INSERT INTO read_back VALUES ($1, 2) RETURNING id, n`, ['second'], (rows) => read.push(rows));
+      // Nothing is read before the commit.
+      expect(read).toEqual([]);
+    });
+    expect(read).toEqual([[{ id: 'second', n: 2 }]]);
+
+    // The second write breaks the primary key: the transaction rolls back and nothing is read.
+    await expect(
+      compactTransaction(dataSource, undefined, async (manager) => {
+        await writeAtCommit(manager, `INSERT INTO read_back VALUES ('third', 3) RETURNING n`, [], (rows) => read.push(rows));
+        await writeAtCommit(manager, `INSERT INTO read_back VALUES ('second', 4)`, []);
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(read).toHaveLength(1);
+    expect(await dataSource.query(`SELECT id, n FROM read_back ORDER BY id`)).toEqual([{ id: 'first', n: 1 }, { id: 'second', n: 2 }]);
+
+    await expect(dataSource.transaction((manager) => writeAtCommit(manager, `SELECT 1`, [], () => undefined))).rejects.toThrow(/compactTransaction/);
   });
 
   it('rebuilds a projection from the event log', async () => {

@@ -133,19 +133,31 @@ export function inlineParameters(sql: string, params: readonly Literal[]): strin
   });
 }
 
+/** A statement held for the COMMIT, and what reads its rows once they are committed. */
+interface HeldWrite {
+  sql: string;
+  committed?: (rows: Record<string, unknown>[]) => void;
+}
+
 /** Statements `holdingWritesAtCommit` holds for its caller to send, by the manager they were written through. */
-const writesAtCommit = new WeakMap<EntityManager, string[]>();
+const writesAtCommit = new WeakMap<EntityManager, HeldWrite[]>();
 
 /**
- * Runs a write whose result nothing reads: inside a `compactTransaction` (a command's
- * `EventStore.transaction`, a consumer's inbox transaction) it is sent with the COMMIT, in the
- * same message (one round trip fewer per write), and in an idempotent
+ * Runs a write whose result nothing reads before the commit: inside a `compactTransaction` (a
+ * command's `EventStore.transaction`, a consumer's inbox transaction) it is sent with the
+ * COMMIT, in the same message (one round trip fewer per write), and in an idempotent
  * message handler with the other messages' writes (`MessageConsumer`); elsewhere (a rebuild,
  * a plain transaction) at once. Its error, if any, then fails the commit, which rolls back.
+ * One statement per call.
+ *
+ * `committed`, only inside a `compactTransaction`, gets the statement's rows once the COMMIT
+ * has succeeded (never if it failed): what the write decided, for work that must not start
+ * before it is durable.
  */
-export async function writeAtCommit(manager: EntityManager, sql: string, params: readonly Literal[]): Promise<void> {
+export async function writeAtCommit(manager: EntityManager, sql: string, params: readonly Literal[], committed?: HeldWrite['committed']): Promise<void> {
   const pending = writesAtCommit.get(manager);
-  if (pending) pending.push(inlineParameters(sql, params));
+  if (committed && !compactTransactions.has(manager)) throw new Error('a write read back at its commit needs a compactTransaction');
+  if (pending) pending.push({ sql: inlineParameters(sql, params), committed });
   else await manager.query(sql, params as unknown[]);
 }
 
@@ -153,8 +165,8 @@ export async function writeAtCommit(manager: EntityManager, sql: string, params:
  * Runs `work`, holding the statements it writes through `manager` with `writeAtCommit`, and
  * returns them for the caller to send (with its COMMIT, or with other messages' writes).
  */
-export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () => Promise<T>): Promise<{ value: T; writes: string[] }> {
-  const writes: string[] = [];
+export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () => Promise<T>): Promise<{ value: T; writes: HeldWrite[] }> {
+  const writes: HeldWrite[] = [];
   writesAtCommit.set(manager, writes);
   try {
     return { value: await work(), writes };
@@ -163,11 +175,15 @@ export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () 
   }
 }
 
+/** The managers of the `compactTransaction`s running now: where a held write can be read back at its commit. */
+const compactTransactions = new WeakSet<EntityManager>();
+
 /**
  * A transaction in two round trips: BEGIN travels with `opening` (statements without
  * parameters; `work` gets the last one's result), and the writes `work` makes with `writeAtCommit` travel
  * with the COMMIT. Each round trip is a loopback wake-up of both sides, the main cost of a short
- * transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown.
+ * transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the COMMIT
+ * succeeded, each write's `committed` gets its rows.
  */
 export async function compactTransaction<T>(
   dataSource: DataSource,
@@ -181,8 +197,11 @@ export async function compactTransaction<T>(
     let opened: QueryResult | undefined;
     if (opening === undefined) await connection.query('BEGIN');
     else opened = ((await connection.query(`BEGIN; ${opening}`)) as unknown as QueryResult[]).at(-1);
-    const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened));
-    await connection.query([...writes, 'COMMIT'].join(';\n'));
+    compactTransactions.add(runner.manager);
+    const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened)).finally(() => compactTransactions.delete(runner.manager));
+    // pg answers a message of several statements with a result each, one alone with its result.
+    const results = [await connection.query([...writes.map((write) => write.sql), 'COMMIT'].join(';\n'))].flat() as QueryResult[];
+    writes.forEach((write, index) => write.committed?.(results[index].rows));
     return value;
   } catch (error) {
     await connection?.query('ROLLBACK').catch(() => undefined);

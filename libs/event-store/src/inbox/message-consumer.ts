@@ -140,7 +140,7 @@ export class MessageConsumer {
     return async (event) => {
       const manager = this.dataSource.createEntityManager();
       const { writes } = await holdingWritesAtCommit(manager, () => handler(event, manager));
-      await this.writeBatcher.send(writes);
+      await this.writeBatcher.send(writes.map((write) => write.sql));
       return 'handled';
     };
   }

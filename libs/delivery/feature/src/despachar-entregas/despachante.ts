@@ -1,8 +1,10 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Gauge } from 'prom-client';
 import { requestContext } from '@trilha/observability';
 import { CANAL_ENTREGAS, TIMEOUT_MS, type WebhookClient } from '../shared';
+import type { ReivindicacaoAoRegistrar } from '../registrar-notificacao/registrar-notificacao';
 import type { Concluida, EntregasDevidas, Reivindicada, Vagas } from './entregas-devidas';
 
 /** Attempts one replica runs at once. */
@@ -34,7 +36,8 @@ const emVooGauge = new Gauge({ name: 'trilha_webhook_attempts_in_flight', help: 
  * The dispatcher every delivery replica runs. It claims due deliveries from PostgreSQL (woken
  * by NOTIFY when one becomes due, polling as a fallback and for retries that come due with
  * time), makes many attempts at once, and records their outcome in batches; a store's next
- * first attempt, which a record makes due, it claims in that record and attempts at once.
+ * first attempt, which a record makes due, it claims in that record and attempts at once, and
+ * so does the consumer with a new event's delivery due at once (`reivindicacaoAoRegistrar`).
  * Nothing here waits on one store: each attempt runs on its own, a store holds at most
  * MAX_POR_LOJA of this replica's slots, and a store's first attempts are serialised by the
  * database (a delivery is due only when the store's earlier first attempt has been made).
@@ -160,6 +163,17 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
       });
     this.emVoo.add(tentativa);
     emVooGauge.set(this.emVoo.size);
+  }
+
+  /**
+   * The claim the consumer recording a new event of `idLoja` makes for this replica
+   * (`registrarNotificacao`), when the dispatcher runs and has room for one more attempt of the
+   * store; none otherwise, and a delivery due at once is announced to every replica. A delivery
+   * claimed as the dispatcher stops is not attempted here: its lease ends and any replica claims it.
+   */
+  reivindicacaoAoRegistrar(idLoja: number): ReivindicacaoAoRegistrar | undefined {
+    if (!this.running || this.emVoo.size >= MAX_EM_VOO || (this.porLoja.get(idLoja) ?? 0) >= MAX_POR_LOJA) return undefined;
+    return { lease: randomUUID(), leaseMs: LEASE_MS, tentar: (entrega) => this.running && this.tentar(entrega) };
   }
 
   /**

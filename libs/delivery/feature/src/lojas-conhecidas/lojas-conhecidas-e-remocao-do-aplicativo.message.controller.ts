@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
 import { LOJAS_CONTRACT, TOPICS, type LojaMessage } from '@trilha/contracts';
 import { MessageConsumer } from '@trilha/event-store';
+import { Despachante } from '../despachar-entregas/despachante';
 import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
 import { manterLojaConhecida } from './manter-loja-conhecida';
 
@@ -14,13 +15,16 @@ export const LOJAS_CONHECIDAS_CONSUMER = 'delivery.lojas-conhecidas';
  */
 @Controller()
 export class LojasConhecidasERemocaoDoAplicativoMessageController {
-  constructor(private readonly consumer: MessageConsumer) {}
+  constructor(
+    private readonly consumer: MessageConsumer,
+    private readonly despachante: Despachante,
+  ) {}
 
   @EventPattern(TOPICS.lojas)
   onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
     return this.consumer.consume<LojaMessage>(LOJAS_CONHECIDAS_CONSUMER, context, LOJAS_CONTRACT, async (event, manager) => {
       // The notification first: it takes the store's delivery lock, which comes before any row lock.
-      if (event.type === 'aplicativo.removido') await registrarNotificacao(manager, event);
+      if (event.type === 'aplicativo.removido') await registrarNotificacao(manager, event, this.despachante.reivindicacaoAoRegistrar(event.idLoja));
       await manterLojaConhecida(event, manager);
     });
   }

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
 import { ATENDIMENTO_CONTRACT, TOPICS, type AtendimentoMessage } from '@trilha/contracts';
 import { MessageConsumer } from '@trilha/event-store';
+import { Despachante } from '../despachar-entregas/despachante';
 import { registrarNotificacao } from './registrar-notificacao';
 
 export const NOTIFICACOES_CONSUMER = 'delivery.notificacoes';
@@ -13,12 +14,15 @@ export const NOTIFICACOES_CONSUMER = 'delivery.notificacoes';
  */
 @Controller()
 export class RegistrarNotificacaoMessageController {
-  constructor(private readonly consumer: MessageConsumer) {}
+  constructor(
+    private readonly consumer: MessageConsumer,
+    private readonly despachante: Despachante,
+  ) {}
 
   @EventPattern(TOPICS.atendimento)
   onAtendimentoEvent(@Ctx() context: KafkaContext): Promise<void> {
     return this.consumer.consume<AtendimentoMessage>(NOTIFICACOES_CONSUMER, context, ATENDIMENTO_CONTRACT, async (event, manager) => {
-      await registrarNotificacao(manager, event);
+      await registrarNotificacao(manager, event, this.despachante.reivindicacaoAoRegistrar(event.idLoja));
     });
   }
 }
