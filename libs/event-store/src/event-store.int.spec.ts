@@ -9,7 +9,8 @@ import { startTracing } from '@trilha/observability/tracing';
 import { testStack, eventually } from '@trilha/testing';
 import { dataSourceOptions, migrate, type ServiceDatabase } from './database';
 import { handleCommand, type Decider } from './decider';
-import { compactTransaction, ConcurrencyError, EventStore, inlineParameters, writeAtCommit } from './event-store';
+import { compactTransaction, inlineParameters, writeAtCommit } from './compact-transaction';
+import { ConcurrencyError, EventStore } from './event-store';
 import { MessageConsumer } from './inbox/message-consumer';
 import { WriteBatcher } from './inbox/write-batcher';
 import { createKafka } from './kafka';
@@ -149,6 +150,31 @@ describe('event store (PostgreSQL and Kafka)', () => {
     expect(await dataSource.query(`SELECT id, n FROM read_back ORDER BY id`)).toEqual([{ id: 'first', n: 1 }, { id: 'second', n: 2 }]);
 
     await expect(dataSource.transaction((manager) => writeAtCommit(manager, `SELECT 1`, [], () => undefined))).rejects.toThrow(/compactTransaction/);
+  });
+
+  it('prepares a statement once per connection, and knows it prepared one in a message that then failed', async () => {
+    await dataSource.query(`CREATE TABLE prepared_back (id text PRIMARY KEY, n integer NOT NULL)`);
+    // One connection, so every transaction below meets what the ones before it prepared.
+    const single = await new DataSource(dataSourceOptions({ ...database, poolSize: 1 })).initialize();
+    const statement = { name: `it_prepared_${schema}`, text: `INSERT INTO prepared_back VALUES ($1::text, $2::int) RETURNING n` };
+    const read: unknown[] = [];
+    const run = (id: string, n: number, fail = false) =>
+      compactTransaction(single, undefined, async (manager) => {
+        await writeAtCommit(manager, statement, [id, n], (rows) => read.push(...rows.map((row) => row.n)));
+        if (fail) await writeAtCommit(manager, `SELECT 1 / 0`, []);
+      });
+    try {
+      // The PREPARE runs, then the message fails: the statement exists on the connection.
+      await expect(run('a', 1, true)).rejects.toThrow(/division by zero/);
+      // Preparing it again would fail ("already exists").
+      await run('b', 2);
+      await run('c', 3);
+      expect(read).toEqual([2, 3]);
+      expect(await single.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1`, [statement.name])).toEqual([{ n: 1 }]);
+      expect(await dataSource.query(`SELECT id, n FROM prepared_back ORDER BY id`)).toEqual([{ id: 'b', n: 2 }, { id: 'c', n: 3 }]);
+    } finally {
+      await single.destroy();
+    }
   });
 
   it('rebuilds a projection from the event log', async () => {

@@ -1,8 +1,9 @@
-import { escapeLiteral, type PoolClient, type QueryResult } from 'pg';
+import { escapeLiteral } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { trace } from '@opentelemetry/api';
 import { novoId } from '@trilha/ids';
 import { ATTR_ID_LOJA, currentTraceparent, requestContext, withSpanFrom } from '@trilha/observability';
+import { compactTransaction, writeAtCommit, type PreparedStatement } from './compact-transaction';
 import { fromRow, type AppendedEvent, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
 import type { Projection } from './projections/projection';
 
@@ -60,7 +61,9 @@ function asConcurrencyError(error: unknown): unknown {
  * form), with the data and the schema version of its topic: the stored event is the service's
  * own, the message the topic's contract.
  */
-const APPEND_SQL = `
+const APPEND: PreparedStatement = {
+  name: 'trilha_append',
+  text: `
   WITH stored AS (
     INSERT INTO events (stream_id, stream_version, event_id, type, schema_version, data, id_loja,
                         correlation_id, causation_id, traceparent, occurred_at)
@@ -74,7 +77,8 @@ const APPEND_SQL = `
            'idLoja', id_loja, 'correlationId', correlation_id, 'causationId', causation_id,
            'traceparent', traceparent, 'data', route.message->'data')
   FROM stored, jsonb_array_elements($10::jsonb) WITH ORDINALITY AS route(message, position)
-  ORDER BY route.position`;
+  ORDER BY route.position`,
+};
 
 /**
  * A stream's events in order, or those before a version. The id is written in as a literal so
@@ -92,123 +96,6 @@ const readStreamSql = (streamId: string, beforeVersion?: number) =>
 export async function streamBefore<E extends DomainEvent>(manager: EntityManager, event: AppendedEvent<E>): Promise<StoredEvent<E>[]> {
   const rows: EventRow[] = await manager.query(readStreamSql(event.streamId, event.streamVersion));
   return rows.map((row) => fromRow<E>(row));
-}
-
-type Scalar = string | number | boolean | Date | null;
-/** A parameter written into a statement as a literal (see `inlineParameters`). */
-type Literal = Scalar | undefined | readonly Scalar[];
-
-function finite(value: number): string {
-  if (!Number.isFinite(value)) throw new TypeError(`cannot write ${value} into a statement`);
-  return String(value);
-}
-
-/** An array element in the array's text form: NULL bare, anything else quoted. */
-function arrayElement(item: Scalar): string {
-  if (item === null) return 'NULL';
-  const text = item instanceof Date ? item.toISOString() : typeof item === 'number' ? finite(item) : String(item);
-  return `"${text.replace(/[\\"]/g, '\\$&')}"`;
-}
-
-function literal(value: Literal): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'number') return finite(value);
-  if (value instanceof Date) return escapeLiteral(value.toISOString());
-  if (typeof value === 'string') return escapeLiteral(value);
-  // An array's text form, as pg sends a parameter: {"a",NULL,"b"}.
-  if (Array.isArray(value)) return escapeLiteral(`{${value.map(arrayElement).join(',')}}`);
-  throw new TypeError(`cannot write a ${typeof value} into a statement`);
-}
-
-/**
- * The statement with its `$n` parameters written in as literals, for PostgreSQL's simple
- * protocol. For our own statements only: their text has no `$` but the parameters'. A quoted
- * literal takes its type from where it stands, as an untyped parameter does.
- */
-export function inlineParameters(sql: string, params: readonly Literal[]): string {
-  return sql.replace(/\$(\d+)/g, (_, n: string) => {
-    if (Number(n) > params.length) throw new RangeError(`statement names $${n}, but ${params.length} parameters were given`);
-    return literal(params[Number(n) - 1]);
-  });
-}
-
-/** A statement held for the COMMIT, and what reads its rows once they are committed. */
-interface HeldWrite {
-  sql: string;
-  committed?: (rows: Record<string, unknown>[]) => void;
-}
-
-/** Statements `holdingWritesAtCommit` holds for its caller to send, by the manager they were written through. */
-const writesAtCommit = new WeakMap<EntityManager, HeldWrite[]>();
-
-/**
- * Runs a write whose result nothing reads before the commit: inside a `compactTransaction` (a
- * command's `EventStore.transaction`, a consumer's inbox transaction) it is sent with the
- * COMMIT, in the same message (one round trip fewer per write), and in an idempotent
- * message handler with the other messages' writes (`MessageConsumer`); elsewhere (a rebuild,
- * a plain transaction) at once. Its error, if any, then fails the commit, which rolls back.
- * One statement per call.
- *
- * `committed`, only inside a `compactTransaction`, gets the statement's rows once the COMMIT
- * has succeeded (never if it failed): what the write decided, for work that must not start
- * before it is durable.
- */
-export async function writeAtCommit(manager: EntityManager, sql: string, params: readonly Literal[], committed?: HeldWrite['committed']): Promise<void> {
-  const pending = writesAtCommit.get(manager);
-  if (committed && !compactTransactions.has(manager)) throw new Error('a write read back at its commit needs a compactTransaction');
-  if (pending) pending.push({ sql: inlineParameters(sql, params), committed });
-  else await manager.query(sql, params as unknown[]);
-}
-
-/**
- * Runs `work`, holding the statements it writes through `manager` with `writeAtCommit`, and
- * returns them for the caller to send (with its COMMIT, or with other messages' writes).
- */
-export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () => Promise<T>): Promise<{ value: T; writes: HeldWrite[] }> {
-  const writes: HeldWrite[] = [];
-  writesAtCommit.set(manager, writes);
-  try {
-    return { value: await work(), writes };
-  } finally {
-    writesAtCommit.delete(manager);
-  }
-}
-
-/** The managers of the `compactTransaction`s running now: where a held write can be read back at its commit. */
-const compactTransactions = new WeakSet<EntityManager>();
-
-/**
- * A transaction in two round trips: BEGIN travels with `opening` (statements without
- * parameters; `work` gets the last one's result), and the writes `work` makes with `writeAtCommit` travel
- * with the COMMIT. Each round trip is a loopback wake-up of both sides, the main cost of a short
- * transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the COMMIT
- * succeeded, each write's `committed` gets its rows.
- */
-export async function compactTransaction<T>(
-  dataSource: DataSource,
-  opening: string | undefined,
-  work: (manager: EntityManager, opened: QueryResult | undefined) => Promise<T>,
-): Promise<T> {
-  const runner = dataSource.createQueryRunner();
-  let connection: PoolClient | undefined;
-  try {
-    connection = (await runner.connect()) as PoolClient;
-    let opened: QueryResult | undefined;
-    if (opening === undefined) await connection.query('BEGIN');
-    else opened = ((await connection.query(`BEGIN; ${opening}`)) as unknown as QueryResult[]).at(-1);
-    compactTransactions.add(runner.manager);
-    const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened)).finally(() => compactTransactions.delete(runner.manager));
-    // pg answers a message of several statements with a result each, one alone with its result.
-    const results = [await connection.query([...writes.map((write) => write.sql), 'COMMIT'].join(';\n'))].flat() as QueryResult[];
-    writes.forEach((write, index) => write.committed?.(results[index].rows));
-    return value;
-  } catch (error) {
-    await connection?.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await runner.release();
-  }
 }
 
 /**
@@ -293,7 +180,7 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
       const event: AppendedEvent<S> = { ...domainEvent, id: novoId(), schemaVersion: 1, idLoja: options.idLoja, correlationId, causationId, traceparent, streamId, streamVersion: expectedVersion + index + 1 };
       const routes = this.routing(event).map(({ topic, schemaVersion, data }) => ({ topic, schemaVersion, data }));
       try {
-        await writeAtCommit(manager, APPEND_SQL, [streamId, event.streamVersion, event.id, event.type, JSON.stringify(event.data), options.idLoja,
+        await writeAtCommit(manager, APPEND, [streamId, event.streamVersion, event.id, event.type, JSON.stringify(event.data), options.idLoja,
           correlationId, causationId, traceparent, JSON.stringify(routes)]);
       } catch (error) {
         throw asConcurrencyError(error);

@@ -1,3 +1,4 @@
+export * from './compact-transaction';
 export * from './database';
 export * from './decider';
 export * from './event-store';

@@ -1,4 +1,4 @@
-import { inlineParameters } from './event-store';
+import { inlineParameters } from './compact-transaction';
 
 // What PostgreSQL reads back from these literals: event-store.int.spec.ts.
 describe('inlineParameters', () => {

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { escapeLiteral } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
-import { compactTransaction } from '../event-store';
+import { compactTransaction } from '../compact-transaction';
 
 export type InboxOutcome = 'handled' | 'duplicate';
 

@@ -3,7 +3,7 @@ import type { EventEnvelope } from '@trilha/contracts';
 import { corpoNotificacao, FLAG_DO_EVENTO, FLAGS_PADRAO } from '@trilha/delivery-domain';
 import { novoId } from '@trilha/ids';
 import { currentTraceparent } from '@trilha/observability';
-import { writeAtCommit } from '@trilha/event-store';
+import { writeAtCommit, type PreparedStatement } from '@trilha/event-store';
 import { CANAL_ENTREGAS, travarLojas, webhookFromRow, type WebhookRow } from '../shared';
 import type { Reivindicada } from '../despachar-entregas/entregas-devidas';
 
@@ -18,6 +18,34 @@ export interface ReivindicacaoAoRegistrar {
   leaseMs: number;
   tentar(entrega: Reivindicada): void;
 }
+
+/** The notification's record: one statement, prepared once per connection (its planning costs more than its run). */
+const REGISTRO: PreparedStatement = {
+  name: 'delivery_registrar_notificacao',
+  text: `WITH webhook AS (
+       -- A registration stored before the event's flag existed lacks its key: the flag's default holds.
+       SELECT coalesce((eventos ->> $7::text)::boolean, $9::boolean) AS quer, * FROM webhooks WHERE id_loja = $1::int
+     ), entrega AS (
+       INSERT INTO entregas (id_entrega, id_loja, id_evento, evento, data, traceparent, ocorrido_em, status, proxima_em, lease)
+       SELECT $10::uuid, $1, $2::uuid, $3::text, $4::json, $5::text, $6::timestamptz,
+              CASE WHEN ativo THEN 'pendente' ELSE 'falhou' END,
+              CASE WHEN NOT devida THEN NULL WHEN $12::uuid IS NULL THEN now() ELSE now() + make_interval(secs => $13::float8) END,
+              CASE WHEN devida THEN $12::uuid END
+       FROM webhook
+       CROSS JOIN LATERAL (SELECT ativo AND NOT EXISTS (SELECT 1 FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND tentativas = 0) AS devida) d
+       WHERE quer
+       RETURNING proxima_em, lease
+     ), fila AS (
+       INSERT INTO fila (id_documento, id_loja, id_evento, evento, data, entrega_falhou)
+       SELECT $11::uuid, $1, $2, $3, $4, EXISTS (SELECT 1 FROM webhook)
+       WHERE NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer)
+       ON CONFLICT (id_evento) DO NOTHING
+     )
+     -- Due now: claimed here, or else the dispatchers are woken (at commit).
+     SELECT e.lease, w.id_loja, w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate,
+            CASE WHEN e.lease IS NULL THEN pg_notify($8::text, '') END AS aviso
+     FROM entrega e CROSS JOIN webhook w WHERE e.proxima_em IS NOT NULL`,
+};
 
 /** The record's row when the delivery is due at once: the store's webhook, and the lease when claimed here. */
 interface DevidaRow extends WebhookRow {
@@ -57,29 +85,8 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
   });
   await writeAtCommit(
     manager,
-    `WITH webhook AS (
-       -- A registration stored before the event's flag existed lacks its key: the flag's default holds.
-       SELECT coalesce((eventos ->> $7)::boolean, $9::boolean) AS quer, * FROM webhooks WHERE id_loja = $1
-     ), entrega AS (
-       INSERT INTO entregas (id_entrega, id_loja, id_evento, evento, data, traceparent, ocorrido_em, status, proxima_em, lease)
-       SELECT $10, $1, $2, $3, $4, $5, $6,
-              CASE WHEN ativo THEN 'pendente' ELSE 'falhou' END,
-              CASE WHEN NOT devida THEN NULL WHEN $12::uuid IS NULL THEN now() ELSE now() + make_interval(secs => $13) END,
-              CASE WHEN devida THEN $12::uuid END
-       FROM webhook
-       CROSS JOIN LATERAL (SELECT ativo AND NOT EXISTS (SELECT 1 FROM entregas WHERE id_loja = $1 AND status = 'pendente' AND tentativas = 0) AS devida) d
-       WHERE quer
-       RETURNING proxima_em, lease
-     ), fila AS (
-       INSERT INTO fila (id_documento, id_loja, id_evento, evento, data, entrega_falhou)
-       SELECT $11, $1, $2, $3, $4, EXISTS (SELECT 1 FROM webhook)
-       WHERE NOT EXISTS (SELECT 1 FROM webhook WHERE ativo OR NOT quer)
-       ON CONFLICT (id_evento) DO NOTHING
-     )
-     -- Due now: claimed here, or else the dispatchers are woken (at commit).
-     SELECT e.lease, w.id_loja, w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate,
-            CASE WHEN e.lease IS NULL THEN pg_notify($8, '') END AS aviso
-     FROM entrega e CROSS JOIN webhook w WHERE e.proxima_em IS NOT NULL`,
+    REGISTRO,
+
     [
       event.idLoja, event.id, event.type, JSON.stringify(event.data), traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS,
       FLAGS_PADRAO[FLAG_DO_EVENTO[event.type]] ?? null, idEntrega, novoId(), reivindicacao?.lease ?? null, (reivindicacao?.leaseMs ?? 0) / 1000,

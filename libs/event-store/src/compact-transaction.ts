@@ -1,0 +1,180 @@
+import { escapeIdentifier, escapeLiteral, type PoolClient, type QueryResult } from 'pg';
+import type { DataSource, EntityManager } from 'typeorm';
+
+type Scalar = string | number | boolean | Date | null;
+/** A parameter written into a statement as a literal (see `inlineParameters`). */
+export type Literal = Scalar | undefined | readonly Scalar[];
+
+function finite(value: number): string {
+  if (!Number.isFinite(value)) throw new TypeError(`cannot write ${value} into a statement`);
+  return String(value);
+}
+
+/** An array element in the array's text form: NULL bare, anything else quoted. */
+function arrayElement(item: Scalar): string {
+  if (item === null) return 'NULL';
+  const text = item instanceof Date ? item.toISOString() : typeof item === 'number' ? finite(item) : String(item);
+  return `"${text.replace(/[\\"]/g, '\\$&')}"`;
+}
+
+function literal(value: Literal): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') return finite(value);
+  if (value instanceof Date) return escapeLiteral(value.toISOString());
+  if (typeof value === 'string') return escapeLiteral(value);
+  // An array's text form, as pg sends a parameter: {"a",NULL,"b"}.
+  if (Array.isArray(value)) return escapeLiteral(`{${value.map(arrayElement).join(',')}}`);
+  throw new TypeError(`cannot write a ${typeof value} into a statement`);
+}
+
+/**
+ * The statement with its `$n` parameters written in as literals, for PostgreSQL's simple
+ * protocol. For our own statements only: their text has no `$` but the parameters'. A quoted
+ * literal takes its type from where it stands, as an untyped parameter does.
+ */
+export function inlineParameters(sql: string, params: readonly Literal[]): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    if (Number(n) > params.length) throw new RangeError(`statement names $${n}, but ${params.length} parameters were given`);
+    return literal(params[Number(n) - 1]);
+  });
+}
+
+/**
+ * A statement each connection plans once (SQL `PREPARE`), then runs with `EXECUTE` in the same
+ * simple-protocol message as the others: for the long statements written at every commit, whose
+ * planning costs PostgreSQL more than running them. Where PostgreSQL cannot infer a
+ * parameter's type from where it stands (a SELECT list), the text casts it.
+ */
+export interface PreparedStatement {
+  /** Unique in the process: the name the connections know the statement by. */
+  name: string;
+  text: string;
+}
+
+/** A statement held for the COMMIT, and what reads its rows once they are committed. */
+interface HeldWrite {
+  statement: string | PreparedStatement;
+  params: readonly Literal[];
+  committed?: (rows: Record<string, unknown>[]) => void;
+}
+
+/** The statement with its parameters, for a message on any connection. */
+export const inlined = (write: Pick<HeldWrite, 'statement' | 'params'>): string =>
+  inlineParameters(typeof write.statement === 'string' ? write.statement : write.statement.text, write.params);
+
+/** Statements `holdingWritesAtCommit` holds for its caller to send, by the manager they were written through. */
+const writesAtCommit = new WeakMap<EntityManager, HeldWrite[]>();
+
+/**
+ * Runs a write whose result nothing reads before the commit: inside a `compactTransaction` (a
+ * command's `EventStore.transaction`, a consumer's inbox transaction) it is sent with the
+ * COMMIT, in the same message (one round trip fewer per write), and in an idempotent
+ * message handler with the other messages' writes (`MessageConsumer`); elsewhere (a rebuild,
+ * a plain transaction) at once. Its error, if any, then fails the commit, which rolls back.
+ * One statement per call.
+ *
+ * `committed`, only inside a `compactTransaction`, gets the statement's rows once the COMMIT
+ * has succeeded (never if it failed): what the write decided, for work that must not start
+ * before it is durable.
+ */
+export async function writeAtCommit(
+  manager: EntityManager,
+  statement: string | PreparedStatement,
+  params: readonly Literal[],
+  committed?: HeldWrite['committed'],
+): Promise<void> {
+  const pending = writesAtCommit.get(manager);
+  if (committed && !compactTransactions.has(manager)) throw new Error('a write read back at its commit needs a compactTransaction');
+  if (pending) pending.push({ statement, params, committed });
+  else await manager.query(typeof statement === 'string' ? statement : statement.text, params as unknown[]);
+}
+
+/**
+ * Runs `work`, holding the statements it writes through `manager` with `writeAtCommit`, and
+ * returns them for the caller to send (with its COMMIT, or with other messages' writes).
+ */
+export async function holdingWritesAtCommit<T>(manager: EntityManager, work: () => Promise<T>): Promise<{ value: T; writes: HeldWrite[] }> {
+  const writes: HeldWrite[] = [];
+  writesAtCommit.set(manager, writes);
+  try {
+    return { value: await work(), writes };
+  } finally {
+    writesAtCommit.delete(manager);
+  }
+}
+
+/** The managers of the `compactTransaction`s running now: where a held write can be read back at its commit. */
+const compactTransactions = new WeakSet<EntityManager>();
+
+/** The `PreparedStatement`s each connection has prepared. */
+const preparedOn = new WeakMap<PoolClient, Set<string>>();
+
+/**
+ * The COMMIT's message: the held writes, a prepared one as `EXECUTE` (preceded by its `PREPARE`
+ * the first time on this connection), then COMMIT. `preparing` names the statements it prepares.
+ */
+function commitMessage(writes: HeldWrite[], prepared: Set<string>): { text: string; preparing: PreparedStatement[] } {
+  const preparing = new Map<string, PreparedStatement>();
+  const statements = writes.map((write) => {
+    if (typeof write.statement === 'string') return inlined(write);
+    const { name } = write.statement;
+    if (!prepared.has(name)) preparing.set(name, write.statement);
+    return `EXECUTE ${escapeIdentifier(name)}${write.params.length === 0 ? '' : `(${write.params.map(literal).join(', ')})`}`;
+  });
+  const prepares = [...preparing.values()].map(({ name, text }) => `PREPARE ${escapeIdentifier(name)} AS ${text}`);
+  return { text: [...prepares, ...statements, 'COMMIT'].join(';\n'), preparing: [...preparing.values()] };
+}
+
+/**
+ * A transaction in two round trips: BEGIN travels with `opening` (statements without
+ * parameters; `work` gets the last one's result), and the writes `work` makes with `writeAtCommit` travel
+ * with the COMMIT. Each round trip is a loopback wake-up of both sides, the main cost of a short
+ * transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the COMMIT
+ * succeeded, each write's `committed` gets its rows.
+ */
+export async function compactTransaction<T>(
+  dataSource: DataSource,
+  opening: string | undefined,
+  work: (manager: EntityManager, opened: QueryResult | undefined) => Promise<T>,
+): Promise<T> {
+  const runner = dataSource.createQueryRunner();
+  let connection: PoolClient | undefined;
+  let preparing: PreparedStatement[] = [];
+  try {
+    connection = (await runner.connect()) as PoolClient;
+    let opened: QueryResult | undefined;
+    if (opening === undefined) await connection.query('BEGIN');
+    else opened = ((await connection.query(`BEGIN; ${opening}`)) as unknown as QueryResult[]).at(-1);
+    compactTransactions.add(runner.manager);
+    const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened)).finally(() => compactTransactions.delete(runner.manager));
+    const prepared = preparedOn.get(connection) ?? new Set<string>();
+    preparedOn.set(connection, prepared);
+    const message = commitMessage(writes, prepared);
+    preparing = message.preparing;
+    // pg answers a message of several statements with a result each, one alone with its result.
+    const results = [await connection.query(message.text)].flat() as QueryResult[];
+    for (const { name } of preparing) prepared.add(name);
+    writes.forEach((write, index) => write.committed?.(results[preparing.length + index].rows));
+    return value;
+  } catch (error) {
+    await connection?.query('ROLLBACK').catch(() => undefined);
+    if (connection && preparing.length > 0) await learnPrepared(connection, preparing);
+    throw error;
+  } finally {
+    await runner.release();
+  }
+}
+
+/**
+ * A PREPARE outlives its transaction, so after a failed message the statements it prepared
+ * before the failure exist and the others do not: the connection says which.
+ */
+async function learnPrepared(connection: PoolClient, preparing: PreparedStatement[]): Promise<void> {
+  const prepared = preparedOn.get(connection)!;
+  await connection
+    .query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name = ANY($1::text[])`, [preparing.map(({ name }) => name)])
+    .then(({ rows }) => rows.forEach(({ name }) => prepared.add(name)))
+    // Unknown, it stays unprepared: its next PREPARE fails if it exists, and that failure asks again.
+    .catch(() => undefined);
+}
