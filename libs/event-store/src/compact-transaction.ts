@@ -111,10 +111,11 @@ const compactTransactions = new WeakSet<EntityManager>();
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
 
 /**
- * The COMMIT's message: the held writes, a prepared one as `EXECUTE` (preceded by its `PREPARE`
- * the first time on this connection), then COMMIT. `preparing` names the statements it prepares.
+ * The COMMIT's message: BEGIN if it opens the transaction too, the held writes, a prepared one as
+ * `EXECUTE` (preceded by its `PREPARE` the first time on this connection), then COMMIT.
+ * `preparing` names the statements it prepares; `before`, how many statements precede the writes.
  */
-function commitMessage(writes: HeldWrite[], prepared: Set<string>): { text: string; preparing: PreparedStatement[] } {
+function commitMessage(writes: HeldWrite[], prepared: Set<string>, begins: boolean): { text: string; preparing: PreparedStatement[]; before: number } {
   const preparing = new Map<string, PreparedStatement>();
   const statements = writes.map((write) => {
     if (typeof write.statement === 'string') return inlined(write);
@@ -122,20 +123,29 @@ function commitMessage(writes: HeldWrite[], prepared: Set<string>): { text: stri
     if (!prepared.has(name)) preparing.set(name, write.statement);
     return `EXECUTE ${escapeIdentifier(name)}${write.params.length === 0 ? '' : `(${write.params.map(literal).join(', ')})`}`;
   });
-  const prepares = [...preparing.values()].map(({ name, text }) => `PREPARE ${escapeIdentifier(name)} AS ${text}`);
-  return { text: [...prepares, ...statements, 'COMMIT'].join(';\n'), preparing: [...preparing.values()] };
+  const before = [...(begins ? ['BEGIN'] : []), ...[...preparing.values()].map(({ name, text }) => `PREPARE ${escapeIdentifier(name)} AS ${text}`)];
+  return { text: [...before, ...statements, 'COMMIT'].join(';\n'), preparing: [...preparing.values()], before: before.length };
 }
 
+/** What a `compactTransaction` reads as it begins. */
+export type Opening =
+  /** Statements without parameters, sent with BEGIN: `work` gets the last one's result. */
+  | string
+  /** Nothing: BEGIN alone. */
+  | undefined
+  /** Nothing, and `work` reads nothing either: BEGIN travels with the COMMIT, one round trip in all. */
+  | null;
+
 /**
- * A transaction in two round trips: BEGIN travels with `opening` (statements without
- * parameters; `work` gets the last one's result), and the writes `work` makes with `writeAtCommit` travel
- * with the COMMIT. Each round trip is a loopback wake-up of both sides, the main cost of a short
- * transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the COMMIT
- * succeeded, each write's `committed` gets its rows.
+ * A transaction in two round trips: BEGIN travels with the `opening`, and the writes `work`
+ * makes with `writeAtCommit` travel with the COMMIT (with a `null` opening, one round trip).
+ * Each round trip is a loopback wake-up of both sides, the main cost of a short transaction here
+ * (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the COMMIT succeeded, each
+ * write's `committed` gets its rows.
  */
 export async function compactTransaction<T>(
   dataSource: DataSource,
-  opening: string | undefined,
+  opening: Opening,
   work: (manager: EntityManager, opened: QueryResult | undefined) => Promise<T>,
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
@@ -144,18 +154,19 @@ export async function compactTransaction<T>(
   try {
     connection = (await runner.connect()) as PoolClient;
     let opened: QueryResult | undefined;
-    if (opening === undefined) await connection.query('BEGIN');
+    if (opening === null) runner.query = () => Promise.reject(new Error('this transaction reads nothing: its BEGIN travels with its COMMIT'));
+    else if (opening === undefined) await connection.query('BEGIN');
     else opened = ((await connection.query(`BEGIN; ${opening}`)) as unknown as QueryResult[]).at(-1);
     compactTransactions.add(runner.manager);
     const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened)).finally(() => compactTransactions.delete(runner.manager));
     const prepared = preparedOn.get(connection) ?? new Set<string>();
     preparedOn.set(connection, prepared);
-    const message = commitMessage(writes, prepared);
+    const message = commitMessage(writes, prepared, opening === null);
     preparing = message.preparing;
     // pg answers a message of several statements with a result each, one alone with its result.
-    const results = [await connection.query(message.text)].flat() as QueryResult[];
+    const results = ([await connection.query(message.text)].flat() as QueryResult[]).slice(message.before);
     for (const { name } of preparing) prepared.add(name);
-    writes.forEach((write, index) => write.committed?.(results[preparing.length + index].rows));
+    writes.forEach((write, index) => write.committed?.(results[index].rows));
     return value;
   } catch (error) {
     await connection?.query('ROLLBACK').catch(() => undefined);

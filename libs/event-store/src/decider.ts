@@ -22,13 +22,15 @@ const MAX_ATTEMPTS = 20;
 /**
  * Reads a stream, decides, and appends with the version it read. When another writer got
  * there first, it reads again and decides again, so concurrent commands never lose an event.
+ * `newStream`: the stream's id was just minted, so there is nothing to read (one round trip,
+ * `EventStore.transaction`); should it exist after all, the append fails and the retry reads it.
  */
 export async function handleCommand<Command, State, Event extends StoreEvent, StoreEvent extends DomainEvent>(
   store: EventStore<StoreEvent>,
   decider: Decider<Command, State, Event>,
   streamId: string,
   command: Command,
-  options: Omit<AppendOptions<Event>, 'history'>,
+  { newStream = false, ...options }: Omit<AppendOptions<Event>, 'history'> & { newStream?: boolean },
 ): Promise<Decision<State, Event>> {
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -38,7 +40,7 @@ export async function handleCommand<Command, State, Event extends StoreEvent, St
         const stored = await store.append(manager, streamId, history.length, newEvents, { ...options, history });
         const state = newEvents.reduce((next, event) => decider.evolve(next, event), current);
         return { state, events: stored };
-      }, streamId);
+      }, streamId, { newStream: newStream && attempt === 1 });
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= MAX_ATTEMPTS) throw error;
       // Jittered backoff spreads racing writers out so each retry is likely to win.

@@ -93,6 +93,18 @@ describe('event store (PostgreSQL and Kafka)', () => {
     expect(row.total).toBe(20);
   });
 
+  it('runs a command on a stream it creates without reading it, and reads it on the retry when it existed after all', async () => {
+    const stream = `counter-${randomUUID()}`;
+    const created = await handleCommand(store, counter, stream, { add: 3 }, { idLoja: 1, newStream: true });
+    expect([created.state, created.events.map((event) => event.streamVersion)]).toEqual([3, [1]]);
+    // Not new after all: the first append collides with version 1, the retry folds the stream.
+    const next = await handleCommand(store, counter, stream, { add: 4 }, { idLoja: 1, newStream: true });
+    expect([next.state, next.events.map((event) => event.streamVersion)]).toEqual([7, [2]]);
+    expect((await store.readStream(stream)).map((event) => event.data)).toEqual([{ amount: 3 }, { amount: 4 }]);
+    // Nothing can be read in a transaction whose BEGIN travels with its COMMIT.
+    await expect(compactTransaction(dataSource, null, (manager) => manager.query('SELECT 1'))).rejects.toThrow(/reads nothing/);
+  });
+
   it('rolls back the events, the outbox and the projection together', async () => {
     const stream = `counter-${randomUUID()}`;
     await expect(

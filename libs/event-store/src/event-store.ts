@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { trace } from '@opentelemetry/api';
 import { novoId } from '@trilha/ids';
 import { ATTR_ID_LOJA, currentTraceparent, requestContext, withSpanFrom } from '@trilha/observability';
-import { compactTransaction, writeAtCommit, type PreparedStatement } from './compact-transaction';
+import { compactTransaction, writeAtCommit, type Opening, type PreparedStatement } from './compact-transaction';
 import { fromRow, type AppendedEvent, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
 import type { Projection } from './projections/projection';
 
@@ -125,21 +125,23 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
    * it committed outbox messages, the `onOutboxCommit` listeners hear of it right after.
    * Given a stream, the transaction opens by reading it — in the same message as BEGIN, one
    * round trip for both — and `work` gets its events. Writes made with `writeAtCommit` travel
-   * with the COMMIT.
+   * with the COMMIT. A `newStream` (an id just minted) has nothing to read: `work` gets no
+   * events and reads nothing, and the whole transaction is one round trip.
    *
    * It is the command's span (`append <event types>` once it appended): the events it writes
    * carry that span's `traceparent`, so the relay's publishing continues from it.
    */
-  transaction<T, S extends E = E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, streamId?: string): Promise<T> {
+  transaction<T, S extends E = E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, streamId?: string, { newStream = false } = {}): Promise<T> {
     const idLoja = requestContext.get()?.idLoja;
     const attributes = { 'db.system.name': 'postgresql', ...(idLoja !== undefined && { [ATTR_ID_LOJA]: idLoja }) };
-    return withSpanFrom('command', 'active', { kind: 'internal', attributes }, () => this.inTransaction(work, streamId));
+    const opening = streamId === undefined ? undefined : newStream ? null : readStreamSql(streamId);
+    return withSpanFrom('command', 'active', { kind: 'internal', attributes }, () => this.inTransaction(work, opening));
   }
 
-  private async inTransaction<T, S extends E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, streamId?: string): Promise<T> {
+  private async inTransaction<T, S extends E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, opening: Opening): Promise<T> {
     let wroteOutbox = false;
     try {
-      const value = await compactTransaction(this.dataSource, streamId === undefined ? undefined : readStreamSql(streamId), async (manager, read) => {
+      const value = await compactTransaction(this.dataSource, opening, async (manager, read) => {
         const result = await work(manager, (read?.rows ?? []).map((row: EventRow) => fromRow<S>(row)));
         wroteOutbox = this.outboxWriters.has(manager);
         return result;

@@ -11,14 +11,17 @@ import {
   type AtendimentoServiceEvent,
 } from '@trilha/atendimento-domain';
 
-/** Runs a command on a conversation's stream; the domain's refusals become 404 and 409 problems. */
+/**
+ * Runs a command on a conversation's stream; the domain's refusals become 404 and 409 problems.
+ * `abrir` comes with an id just minted (AbrirAtendimentoHandler): its stream is new.
+ */
 @Injectable()
 export class AtendimentoCommands {
   constructor(private readonly store: EventStore<AtendimentoServiceEvent>) {}
 
   async executar(idAtendimento: string, idLoja: number, command: AtendimentoCommand): Promise<AppendedEvent<AtendimentoEvent>[]> {
     try {
-      const decision = await handleCommand(this.store, atendimentoDecider, atendimentoStreamId(idAtendimento), command, { idLoja });
+      const decision = await handleCommand(this.store, atendimentoDecider, atendimentoStreamId(idAtendimento), command, { idLoja, newStream: command.acao === 'abrir' });
       return decision.events;
     } catch (error) {
       if (error instanceof AtendimentoNaoEncontrado) throw new NotFoundException(error.message);
