@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { corpoNotificacao, decidirAposTentativa, type EstadoEntrega } from '@trilha/delivery-domain';
-import { compactTransaction } from '@trilha/event-store';
+import { compactTransaction, writeAtCommit, type PreparedStatement } from '@trilha/event-store';
 import { novoId } from '@trilha/ids';
 import { CANAL_ENTREGAS, consultaPreparada, travaDasLojas, travarLojas, COLUNAS_RETIRADA, enfileirarRetiradas, type EntregaRetirada, type ResultadoEnvio, webhookFromRow, type Webhook, type WebhookRow } from '../shared';
-import { registrarSaude, saudeDosEndpoints, type SaudeRow } from './saude-endpoints';
+import { registrarSaude, saudeAposTentativas, saudeDosEndpoints, type SaudeRow } from './saude-endpoints';
 
 /** A claimed attempt: the delivery as it was when claimed, and where it goes. */
 export interface Reivindicada {
@@ -86,6 +86,86 @@ const reivindicada = (row: ReivindicadaRow): Reivindicada => ({
   lease: row.lease,
   webhook: webhookFromRow(row),
 });
+
+/**
+ * The record of a batch of attempts, one statement: the attempts, the deliveries' next state,
+ * the queue (a resent or recovered event that is delivered leaves it), and for each store whose
+ * first attempt or recovered delivery this was (whatever its outcome), its next one made due, or
+ * claimed here (`EntregasDevidas.concluir`). That one is read from the statement's snapshot,
+ * where the attempt just ended still holds its lease, so it is never the row being updated here.
+ * Prepared once per connection: planning it costs more than running it.
+ */
+const CONCLUSAO: PreparedStatement = {
+  name: 'delivery_concluir',
+  text: `WITH decididas AS (
+           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::smallint[], $5::timestamptz[], $6::boolean[], $7::boolean[],
+                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[], $16::text[], $17::uuid[])
+             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar, traceparent, id_documento)
+         ), d AS (
+           -- The store removed its webhook, or it was deactivated, during the attempt (both leave a
+           -- delivery in flight to its attempt): a failed attempt is its last, and the event goes
+           -- to the queue; a 200 delivered it. Never both.
+           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.manual, d.recuperar, d.traceparent, d.id_documento,
+                  CASE WHEN removido THEN 'falhou' ELSE d.status END AS status,
+                  CASE WHEN removido THEN NULL ELSE d.proxima_em END AS proxima_em,
+                  d.para_fila OR removido AS para_fila
+           FROM decididas d
+           CROSS JOIN LATERAL (SELECT d.status = 'pendente' AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = d.id_loja AND w.ativo) AS removido) r
+         ), atualizadas AS (
+           UPDATE entregas e
+           SET status = d.status, tentativas = d.tentativas, numero_tentativas = e.numero_tentativas + 1,
+               proxima_em = d.proxima_em, lease = NULL, manual = false, recuperar = false,
+               traceparent_primeira = coalesce(e.traceparent_primeira, d.traceparent)
+           FROM d WHERE e.id_entrega = d.id_entrega AND e.lease = d.lease
+           RETURNING e.id_entrega, e.numero_tentativas, e.id_loja, e.id_evento, e.evento, e.data
+         ), registradas AS (
+           INSERT INTO tentativas (id_entrega, numero, data_hora, status_http, duracao_ms, erro)
+           SELECT a.id_entrega, a.numero_tentativas, d.data_hora, d.status_http, d.duracao_ms, d.erro
+           FROM atualizadas a JOIN d USING (id_entrega)
+         ), enfileiradas AS (
+           INSERT INTO fila (id_documento, id_loja, id_evento, evento, data, entrega_falhou)
+           SELECT d.id_documento, a.id_loja, a.id_evento, a.evento, a.data, true
+           FROM atualizadas a JOIN d USING (id_entrega) WHERE d.para_fila
+           ON CONFLICT (id_evento) DO NOTHING
+         ), desenfileiradas AS (
+           UPDATE fila f SET removido_em = clock_timestamp()
+           FROM atualizadas a JOIN d USING (id_entrega)
+           WHERE d.manual AND d.status = 'entregue' AND f.id_evento = a.id_evento AND f.removido_em IS NULL
+         ), recuperacoes AS (
+           UPDATE entregas e SET proxima_em = now()
+           FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.recuperar) l
+           CROSS JOIN LATERAL (
+             SELECT id_entrega FROM entregas w
+             WHERE w.id_loja = l.id_loja AND w.recuperar AND w.proxima_em IS NULL AND w.lease IS NULL
+             ORDER BY w.posicao LIMIT 1
+           ) proxima
+           WHERE e.id_entrega = proxima.id_entrega
+           RETURNING 1
+         ), liberadas AS (
+           -- Claimed for this replica (leased, as a claim does) where it may attempt it now;
+           -- made due for any replica otherwise.
+           UPDATE entregas e
+           SET proxima_em = CASE WHEN r.reivindicada THEN now() + make_interval(secs => $20) ELSE now() END,
+               lease = CASE WHEN r.reivindicada THEN gen_random_uuid() ELSE e.lease END
+           FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.primeira) l
+           CROSS JOIN LATERAL (
+             SELECT id_entrega FROM entregas w
+             WHERE w.id_loja = l.id_loja AND w.status = 'pendente' AND w.tentativas = 0 AND w.proxima_em IS NULL
+             ORDER BY w.posicao LIMIT 1
+           ) proxima
+           CROSS JOIN LATERAL (
+             SELECT $18::boolean AND NOT (l.id_loja = ANY($19::int[])) AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = l.id_loja AND w.ativo) AS reivindicada
+           ) r
+           WHERE e.id_entrega = proxima.id_entrega
+           RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.traceparent_primeira, e.status, e.tentativas, e.manual, e.recuperar, e.lease, r.reivindicada
+         ), devidas AS (
+           SELECT 1 FROM liberadas WHERE NOT reivindicada UNION ALL SELECT 1 FROM recuperacoes
+         )
+         SELECT meta.liberadas, meta.aviso, r.id_entrega, r.id_loja, r.id_evento, r.evento, r.data, r.traceparent, r.traceparent_primeira, r.status, r.tentativas, r.manual, r.recuperar, r.lease,
+                w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate
+         FROM (SELECT (SELECT count(*)::int FROM devidas) AS liberadas, (SELECT pg_notify($12, '') FROM devidas LIMIT 1) AS aviso) meta
+         LEFT JOIN (liberadas r JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON r.reivindicada`,
+};
 
 /**
  * The due deliveries in PostgreSQL, shared by every replica's dispatcher.
@@ -197,125 +277,49 @@ export class EntregasDevidas {
     const retentativas = decisoes.some((decisao) => decisao.proximaEm !== null);
     const lojas = lote.map(({ entrega }) => entrega.idLoja);
     const semReivindicar = [...vagas.lojasCheias, ...lote.filter(({ resultado }) => !resultado.ok).map(({ entrega }) => entrega.idLoja)];
-    // Three round trips: the stores' locks and their endpoints' health read under them go with
-    // BEGIN, then the prepared statement below, and the health's writes with the COMMIT.
-    return compactTransaction(this.dataSource, `${travaDasLojas(lojas)}; ${saudeDosEndpoints(lojas)}`, async (manager, saude) => {
-      // One statement: the attempts, the deliveries' next state, the queue (a resent or recovered
-      // event that is delivered leaves it), and for each store whose first attempt or recovered
-      // delivery this was (whatever its outcome), its next one made due, or claimed here (see
-      // above). That one is read from the statement's snapshot, where the attempt just ended
-      // still holds its lease, so it is never the row being updated here.
-      const linhas = await consultaPreparada<ConclusaoRow>(
-        manager,
-        'concluir',
-        `WITH decididas AS (
-           SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::smallint[], $5::timestamptz[], $6::boolean[], $7::boolean[],
-                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[], $16::text[], $17::uuid[])
-             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar, traceparent, id_documento)
-         ), d AS (
-           -- The store removed its webhook, or it was deactivated, during the attempt (both leave a
-           -- delivery in flight to its attempt): a failed attempt is its last, and the event goes
-           -- to the queue; a 200 delivered it. Never both.
-           SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.manual, d.recuperar, d.traceparent, d.id_documento,
-                  CASE WHEN removido THEN 'falhou' ELSE d.status END AS status,
-                  CASE WHEN removido THEN NULL ELSE d.proxima_em END AS proxima_em,
-                  d.para_fila OR removido AS para_fila
-           FROM decididas d
-           CROSS JOIN LATERAL (SELECT d.status = 'pendente' AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = d.id_loja AND w.ativo) AS removido) r
-         ), atualizadas AS (
-           UPDATE entregas e
-           SET status = d.status, tentativas = d.tentativas, numero_tentativas = e.numero_tentativas + 1,
-               proxima_em = d.proxima_em, lease = NULL, manual = false, recuperar = false,
-               traceparent_primeira = coalesce(e.traceparent_primeira, d.traceparent)
-           FROM d WHERE e.id_entrega = d.id_entrega AND e.lease = d.lease
-           RETURNING e.id_entrega, e.numero_tentativas, e.id_loja, e.id_evento, e.evento, e.data
-         ), registradas AS (
-           INSERT INTO tentativas (id_entrega, numero, data_hora, status_http, duracao_ms, erro)
-           SELECT a.id_entrega, a.numero_tentativas, d.data_hora, d.status_http, d.duracao_ms, d.erro
-           FROM atualizadas a JOIN d USING (id_entrega)
-         ), enfileiradas AS (
-           INSERT INTO fila (id_documento, id_loja, id_evento, evento, data, entrega_falhou)
-           SELECT d.id_documento, a.id_loja, a.id_evento, a.evento, a.data, true
-           FROM atualizadas a JOIN d USING (id_entrega) WHERE d.para_fila
-           ON CONFLICT (id_evento) DO NOTHING
-         ), desenfileiradas AS (
-           UPDATE fila f SET removido_em = clock_timestamp()
-           FROM atualizadas a JOIN d USING (id_entrega)
-           WHERE d.manual AND d.status = 'entregue' AND f.id_evento = a.id_evento AND f.removido_em IS NULL
-         ), recuperacoes AS (
-           UPDATE entregas e SET proxima_em = now()
-           FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.recuperar) l
-           CROSS JOIN LATERAL (
-             SELECT id_entrega FROM entregas w
-             WHERE w.id_loja = l.id_loja AND w.recuperar AND w.proxima_em IS NULL AND w.lease IS NULL
-             ORDER BY w.posicao LIMIT 1
-           ) proxima
-           WHERE e.id_entrega = proxima.id_entrega
-           RETURNING 1
-         ), liberadas AS (
-           -- Claimed for this replica (leased, as a claim does) where it may attempt it now;
-           -- made due for any replica otherwise.
-           UPDATE entregas e
-           SET proxima_em = CASE WHEN r.reivindicada THEN now() + make_interval(secs => $20) ELSE now() END,
-               lease = CASE WHEN r.reivindicada THEN gen_random_uuid() ELSE e.lease END
-           FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.primeira) l
-           CROSS JOIN LATERAL (
-             SELECT id_entrega FROM entregas w
-             WHERE w.id_loja = l.id_loja AND w.status = 'pendente' AND w.tentativas = 0 AND w.proxima_em IS NULL
-             ORDER BY w.posicao LIMIT 1
-           ) proxima
-           CROSS JOIN LATERAL (
-             SELECT $18::boolean AND NOT (l.id_loja = ANY($19::int[])) AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = l.id_loja AND w.ativo) AS reivindicada
-           ) r
-           WHERE e.id_entrega = proxima.id_entrega
-           RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.traceparent_primeira, e.status, e.tentativas, e.manual, e.recuperar, e.lease, r.reivindicada
-         ), devidas AS (
-           SELECT 1 FROM liberadas WHERE NOT reivindicada UNION ALL SELECT 1 FROM recuperacoes
-         )
-         SELECT meta.liberadas, meta.aviso, r.id_entrega, r.id_loja, r.id_evento, r.evento, r.data, r.traceparent, r.traceparent_primeira, r.status, r.tentativas, r.manual, r.recuperar, r.lease,
-                w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate
-         FROM (SELECT (SELECT count(*)::int FROM devidas) AS liberadas, (SELECT pg_notify($12, '') FROM devidas LIMIT 1) AS aviso) meta
-         LEFT JOIN (liberadas r JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON r.reivindicada`,
-        [
-          lote.map(({ entrega }) => entrega.idEntrega),
-          lote.map(({ entrega }) => entrega.lease),
-          decisoes.map((decisao) => decisao.status),
-          decisoes.map((decisao) => decisao.tentativas),
-          decisoes.map((decisao) => (decisao.proximaEm === null ? null : new Date(decisao.proximaEm))),
-          decisoes.map((decisao) => decisao.paraFila),
-          lote.map(({ entrega }) => entrega.estado.tentativas === 0 && !entrega.estado.manual),
-          lote.map(({ resultado }) => resultado.dataHora),
-          lote.map(({ resultado }) => resultado.statusHttp),
-          lote.map(({ resultado }) => resultado.duracaoMs),
-          lote.map(({ resultado }) => resultado.erro),
-          CANAL_ENTREGAS,
-          lote.map(({ entrega }) => entrega.idLoja),
-          lote.map(({ entrega }) => entrega.estado.manual),
-          lote.map(({ entrega }) => entrega.recuperar),
-          lote.map(({ resultado }) => resultado.traceparent),
-          // The queue item's id, used only when the event goes to the queue.
-          lote.map(() => novoId()),
-          vagas.livre,
-          semReivindicar,
-          this.leaseMs / 1000,
-        ],
-      );
-      await registrarSaude(
-        manager,
-        saude!.rows as SaudeRow[],
-        lote.map(({ entrega, resultado }) => ({
-          idLoja: entrega.idLoja,
-          idWebhook: entrega.webhook.idWebhook,
-          ok: resultado.ok,
-          em: resultado.dataHora.getTime(),
-          statusHttp: resultado.statusHttp,
-          erro: resultado.erro,
-        })),
-        this.desativarAposMs,
-        Date.now(),
-      );
-      const reivindicadas = linhas.flatMap((linha) => (linha.id_entrega === null ? [] : [reivindicada(linha)]));
-      return { acordar: linhas[0].liberadas > 0 || retentativas, reivindicadas };
+    const tentativas = lote.map(({ entrega, resultado }) => ({
+      idLoja: entrega.idLoja,
+      idWebhook: entrega.webhook.idWebhook,
+      ok: resultado.ok,
+      em: resultado.dataHora.getTime(),
+      statusHttp: resultado.statusHttp,
+      erro: resultado.erro,
+    }));
+    const params = [
+      lote.map(({ entrega }) => entrega.idEntrega),
+      lote.map(({ entrega }) => entrega.lease),
+      decisoes.map((decisao) => decisao.status),
+      decisoes.map((decisao) => decisao.tentativas),
+      decisoes.map((decisao) => (decisao.proximaEm === null ? null : new Date(decisao.proximaEm))),
+      decisoes.map((decisao) => decisao.paraFila),
+      lote.map(({ entrega }) => entrega.estado.tentativas === 0 && !entrega.estado.manual),
+      lote.map(({ resultado }) => resultado.dataHora),
+      lote.map(({ resultado }) => resultado.statusHttp),
+      lote.map(({ resultado }) => resultado.duracaoMs),
+      lote.map(({ resultado }) => resultado.erro),
+      CANAL_ENTREGAS,
+      lote.map(({ entrega }) => entrega.idLoja),
+      lote.map(({ entrega }) => entrega.estado.manual),
+      lote.map(({ entrega }) => entrega.recuperar),
+      lote.map(({ resultado }) => resultado.traceparent),
+      // The queue item's id, used only when the event goes to the queue.
+      lote.map(() => novoId()),
+      vagas.livre,
+      semReivindicar,
+      this.leaseMs / 1000,
+    ];
+    let linhas: ConclusaoRow[] = [];
+    // Two round trips: the stores' locks and their endpoints' health read under them go with
+    // BEGIN, and the outcomes' statement and the health's writes with the COMMIT, its rows read
+    // back once committed. A batch that deactivates a webhook runs the statement at once (a third
+    // round trip): the deactivation then reads what the outcomes wrote.
+    await compactTransaction(this.dataSource, `${travaDasLojas(lojas)}; ${saudeDosEndpoints(lojas)}`, async (manager, saude) => {
+      const depois = saudeAposTentativas(saude!.rows as SaudeRow[], tentativas, this.desativarAposMs, Date.now());
+      if (depois.atualizadas.some(({ motivo }) => motivo !== null)) linhas = await consultaPreparada<ConclusaoRow>(manager, 'concluir', CONCLUSAO.text, params);
+      else await writeAtCommit(manager, CONCLUSAO, params, (rows) => (linhas = rows as unknown as ConclusaoRow[]));
+      await registrarSaude(manager, depois);
     });
+    const reivindicadas = linhas.flatMap((linha) => (linha.id_entrega === null ? [] : [reivindicada(linha)]));
+    return { acordar: linhas[0].liberadas > 0 || retentativas, reivindicadas };
   }
 }
