@@ -52,16 +52,19 @@ export interface PreparedStatement {
   text: string;
 }
 
-/** A statement held for the COMMIT, and what reads its rows once they are committed. */
-interface HeldWrite {
+/** A statement with its parameters, as a `compactTransaction` sends it. */
+export interface Statement {
   statement: string | PreparedStatement;
   params: readonly Literal[];
+}
+
+/** A statement held for the COMMIT, and what reads its rows once they are committed. */
+interface HeldWrite extends Statement {
   committed?: (rows: Record<string, unknown>[]) => void;
 }
 
 /** The statement with its parameters, for a message on any connection. */
-export const inlined = (write: Pick<HeldWrite, 'statement' | 'params'>): string =>
-  inlineParameters(typeof write.statement === 'string' ? write.statement : write.statement.text, write.params);
+export const inlined = ({ statement, params }: Statement): string => inlineParameters(typeof statement === 'string' ? statement : statement.text, params);
 
 /** Statements `holdingWritesAtCommit` holds for its caller to send, by the manager they were written through. */
 const writesAtCommit = new WeakMap<EntityManager, HeldWrite[]>();
@@ -111,26 +114,26 @@ const compactTransactions = new WeakSet<EntityManager>();
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
 
 /**
- * The COMMIT's message: BEGIN if it opens the transaction too, the held writes, a prepared one as
- * `EXECUTE` (preceded by its `PREPARE` the first time on this connection), then COMMIT.
- * `preparing` names the statements it prepares; `before`, how many statements precede the writes.
+ * Statements as one message sends them on `connection`: a prepared one as `EXECUTE`, preceded by
+ * its `PREPARE` the first time on the connection. `preparing`: what the message prepares;
+ * `results`, where the statements' results start in its answer.
  */
-function commitMessage(writes: HeldWrite[], prepared: Set<string>, begins: boolean): { text: string; preparing: PreparedStatement[]; before: number } {
+function message(statements: Statement[], prepared: Set<string>, first: string[], last: string[]): { text: string; preparing: PreparedStatement[]; results: number } {
   const preparing = new Map<string, PreparedStatement>();
-  const statements = writes.map((write) => {
-    if (typeof write.statement === 'string') return inlined(write);
-    const { name } = write.statement;
-    if (!prepared.has(name)) preparing.set(name, write.statement);
-    return `EXECUTE ${escapeIdentifier(name)}${write.params.length === 0 ? '' : `(${write.params.map(literal).join(', ')})`}`;
+  const texts = statements.map((statement) => {
+    if (typeof statement.statement === 'string') return inlined(statement);
+    const { name } = statement.statement;
+    if (!prepared.has(name)) preparing.set(name, statement.statement);
+    return `EXECUTE ${escapeIdentifier(name)}${statement.params.length === 0 ? '' : `(${statement.params.map(literal).join(', ')})`}`;
   });
-  const before = [...(begins ? ['BEGIN'] : []), ...[...preparing.values()].map(({ name, text }) => `PREPARE ${escapeIdentifier(name)} AS ${text}`)];
-  return { text: [...before, ...statements, 'COMMIT'].join(';\n'), preparing: [...preparing.values()], before: before.length };
+  const before = [...first, ...[...preparing.values()].map(({ name, text }) => `PREPARE ${escapeIdentifier(name)} AS ${text}`)];
+  return { text: [...before, ...texts, ...last].join(';\n'), preparing: [...preparing.values()], results: before.length };
 }
 
 /** What a `compactTransaction` reads as it begins. */
 export type Opening =
-  /** Statements without parameters, sent with BEGIN: `work` gets the last one's result. */
-  | string
+  /** Statements sent with BEGIN: `work` gets the last one's result. */
+  | Statement[]
   /** Nothing: BEGIN alone. */
   | undefined
   /** Nothing, and `work` reads nothing either: BEGIN travels with the COMMIT, one round trip in all. */
@@ -151,21 +154,26 @@ export async function compactTransaction<T>(
   const runner = dataSource.createQueryRunner();
   let connection: PoolClient | undefined;
   let preparing: PreparedStatement[] = [];
+  /** Sends one message; its statements' results, each write's `committed` after the COMMIT. */
+  const send = async (statements: Statement[], first: string[], last: string[]): Promise<QueryResult[]> => {
+    const prepared = preparedOn.get(connection!) ?? new Set<string>();
+    preparedOn.set(connection!, prepared);
+    const sent = message(statements, prepared, first, last);
+    preparing = sent.preparing;
+    // pg answers a message of several statements with a result each, one alone with its result.
+    const results = ([await connection!.query(sent.text)].flat() as QueryResult[]).slice(sent.results);
+    for (const { name } of preparing) prepared.add(name);
+    preparing = [];
+    return results;
+  };
   try {
     connection = (await runner.connect()) as PoolClient;
     let opened: QueryResult | undefined;
     if (opening === null) runner.query = () => Promise.reject(new Error('this transaction reads nothing: its BEGIN travels with its COMMIT'));
-    else if (opening === undefined) await connection.query('BEGIN');
-    else opened = ((await connection.query(`BEGIN; ${opening}`)) as unknown as QueryResult[]).at(-1);
+    else opened = (await send(opening ?? [], ['BEGIN'], [])).at(-1);
     compactTransactions.add(runner.manager);
     const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened)).finally(() => compactTransactions.delete(runner.manager));
-    const prepared = preparedOn.get(connection) ?? new Set<string>();
-    preparedOn.set(connection, prepared);
-    const message = commitMessage(writes, prepared, opening === null);
-    preparing = message.preparing;
-    // pg answers a message of several statements with a result each, one alone with its result.
-    const results = ([await connection.query(message.text)].flat() as QueryResult[]).slice(message.before);
-    for (const { name } of preparing) prepared.add(name);
+    const results = await send(writes, opening === null ? ['BEGIN'] : [], ['COMMIT']);
     writes.forEach((write, index) => write.committed?.(results[index].rows));
     return value;
   } catch (error) {

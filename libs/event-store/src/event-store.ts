@@ -1,4 +1,3 @@
-import { escapeLiteral } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { trace } from '@opentelemetry/api';
 import { novoId } from '@trilha/ids';
@@ -80,21 +79,18 @@ const APPEND: PreparedStatement = {
   ORDER BY route.position`,
 };
 
-/**
- * A stream's events in order, or those before a version. The id is written in as a literal so
- * that the statement needs no parameters and can share a message with others (PostgreSQL's
- * simple protocol).
- */
-const readStreamSql = (streamId: string, beforeVersion?: number) =>
-  `SELECT * FROM events WHERE stream_id = ${escapeLiteral(streamId)}` +
-  `${beforeVersion === undefined ? '' : ` AND stream_version < ${Math.trunc(beforeVersion)}`} ORDER BY stream_version`;
+/** A stream's events in order: what a command reads with its BEGIN. */
+const READ_STREAM: PreparedStatement = { name: 'trilha_read_stream', text: `SELECT * FROM events WHERE stream_id = $1::text ORDER BY stream_version` };
 
 /**
  * The events of `event`'s stream before it, in order: what a command had read before appending
  * it, for a projection that folds the stream when it is not handed it (a rebuild).
  */
 export async function streamBefore<E extends DomainEvent>(manager: EntityManager, event: AppendedEvent<E>): Promise<StoredEvent<E>[]> {
-  const rows: EventRow[] = await manager.query(readStreamSql(event.streamId, event.streamVersion));
+  const rows: EventRow[] = await manager.query(`SELECT * FROM events WHERE stream_id = $1 AND stream_version < $2 ORDER BY stream_version`, [
+    event.streamId,
+    event.streamVersion,
+  ]);
   return rows.map((row) => fromRow<E>(row));
 }
 
@@ -116,7 +112,7 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
 
   /** A stream's events, as the events of its union `S` (`fromRow`). */
   async readStream<S extends E = E>(streamId: string, manager: EntityManager = this.dataSource.manager): Promise<StoredEvent<S>[]> {
-    const rows: EventRow[] = await manager.query(readStreamSql(streamId));
+    const rows: EventRow[] = await manager.query(READ_STREAM.text, [streamId]);
     return rows.map((row) => fromRow<S>(row));
   }
 
@@ -134,7 +130,7 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
   transaction<T, S extends E = E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, streamId?: string, { newStream = false } = {}): Promise<T> {
     const idLoja = requestContext.get()?.idLoja;
     const attributes = { 'db.system.name': 'postgresql', ...(idLoja !== undefined && { [ATTR_ID_LOJA]: idLoja }) };
-    const opening = streamId === undefined ? undefined : newStream ? null : readStreamSql(streamId);
+    const opening = streamId === undefined ? undefined : newStream ? null : [{ statement: READ_STREAM, params: [streamId] }];
     return withSpanFrom('command', 'active', { kind: 'internal', attributes }, () => this.inTransaction(work, opening));
   }
 

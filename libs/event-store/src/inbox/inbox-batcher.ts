@@ -1,10 +1,21 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { escapeLiteral } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
-import { compactTransaction } from '../compact-transaction';
+import { compactTransaction, type PreparedStatement } from '../compact-transaction';
 
 export type InboxOutcome = 'handled' | 'duplicate';
+
+/**
+ * The inbox rows of a batch's messages (`$2`, their event ids in order); answers the positions
+ * (from 0) of the new ones. PostgreSQL compares the ids (as uuids), and only a message's first
+ * copy in the batch is new.
+ */
+const INBOX_INSERT: PreparedStatement = {
+  name: 'trilha_inbox_insert',
+  text: `WITH given AS (SELECT event_id, n - 1 AS n FROM unnest($2::uuid[]) WITH ORDINALITY AS g(event_id, n)),
+    inserted AS (INSERT INTO inbox (consumer, event_id) SELECT DISTINCT $1::text, event_id FROM given ON CONFLICT DO NOTHING RETURNING event_id)
+    SELECT min(n)::int AS n FROM given JOIN inserted USING (event_id) GROUP BY event_id`,
+};
 
 interface Entry {
   event: EventEnvelope;
@@ -64,12 +75,8 @@ export class InboxBatcher {
   }
 
   private inOneTransaction(consumer: string, entries: Entry[]): Promise<InboxOutcome[]> {
-    const given = entries.map(({ event }, index) => `(${index}, ${escapeLiteral(event.id)}::uuid)`);
-    // PostgreSQL compares the ids (as uuids), and only a message's first copy in the batch is new.
-    const inboxInsert = `WITH given (n, event_id) AS (VALUES ${given.join(', ')}),
-      inserted AS (INSERT INTO inbox (consumer, event_id) SELECT DISTINCT ${escapeLiteral(consumer)}, event_id FROM given ON CONFLICT DO NOTHING RETURNING event_id)
-      SELECT min(n) AS n FROM given JOIN inserted USING (event_id) GROUP BY event_id`;
-    return compactTransaction(this.dataSource, inboxInsert, async (manager, inserted) => {
+    const opening = [{ statement: INBOX_INSERT, params: [consumer, entries.map(({ event }) => event.id)] }];
+    return compactTransaction(this.dataSource, opening, async (manager, inserted) => {
       const fresh = new Set<number>((inserted?.rows ?? []).map((row: { n: number }) => row.n));
       const outcomes: InboxOutcome[] = [];
       for (const [index, entry] of entries.entries()) {

@@ -313,7 +313,7 @@ export class EntregasDevidas {
     // BEGIN, and the outcomes' statement and the health's writes with the COMMIT, its rows read
     // back once committed. A batch that deactivates a webhook runs the statement at once (a third
     // round trip): the deactivation then reads what the outcomes wrote.
-    await compactTransaction(this.dataSource, `${travaDasLojas(lojas)}; ${saudeDosEndpoints(lojas)}`, async (manager, saude) => {
+    await compactTransaction(this.dataSource, [travaDasLojas(lojas), saudeDosEndpoints(lojas)], async (manager, saude) => {
       const depois = saudeAposTentativas(saude!.rows as SaudeRow[], tentativas, this.desativarAposMs, Date.now());
       if (depois.atualizadas.some(({ motivo }) => motivo !== null)) linhas = await consultaPreparada<ConclusaoRow>(manager, 'concluir', CONCLUSAO.text, params);
       else await writeAtCommit(manager, CONCLUSAO, params, (rows) => (linhas = rows as unknown as ConclusaoRow[]));

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { evoluirSaude, motivoDesativacao, type SaudeWebhook, type TentativaFeita } from '@trilha/delivery-domain';
-import { inlineParameters, writeAtCommit, type PreparedStatement } from '@trilha/event-store';
+import { writeAtCommit, type PreparedStatement, type Statement } from '@trilha/event-store';
 import { desativarWebhook } from '../shared';
 
 // The health's writes at every record of attempts, prepared once per connection.
@@ -45,13 +45,15 @@ export interface SaudeRow {
 const ms = (data: Date | null) => (data === null ? null : data.getTime());
 const data = (epoch: number | null) => (epoch === null ? null : new Date(epoch));
 
-/** The stores' endpoints' health as `registrarSaude` reads it: a statement sent with the recording transaction's BEGIN. */
-export function saudeDosEndpoints(idsLoja: number[]): string {
-  return inlineParameters(
-    `SELECT id_loja, id_webhook, ativo, ultima_entrega, ultima_falha, ultimo_erro, falhas_seguidas, falhando_desde
-     FROM webhooks WHERE id_loja = ANY($1::int[])`,
-    [[...new Set(idsLoja)]],
-  );
+const SAUDE_DOS_ENDPOINTS: PreparedStatement = {
+  name: 'delivery_saude_dos_endpoints',
+  text: `SELECT id_loja, id_webhook, ativo, ultima_entrega, ultima_falha, ultimo_erro, falhas_seguidas, falhando_desde
+         FROM webhooks WHERE id_loja = ANY($1::int[])`,
+};
+
+/** The stores' endpoints' health as `saudeAposTentativas` reads it: a statement sent with the recording transaction's BEGIN. */
+export function saudeDosEndpoints(idsLoja: number[]): Statement {
+  return { statement: SAUDE_DOS_ENDPOINTS, params: [[...new Set(idsLoja)]] };
 }
 
 /** What a batch of attempts does to the health of the endpoints it reached (`saudeAposTentativas`). */

@@ -1,6 +1,6 @@
 import { DataSource, type EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { inlineParameters, writeAtCommit } from '@trilha/event-store';
+import { writeAtCommit, type PreparedStatement, type Statement } from '@trilha/event-store';
 
 /** NOTIFY channel: a delivery became due now (a new event, or the next first attempt of a store). */
 export const CANAL_ENTREGAS = 'delivery_entregas';
@@ -16,14 +16,18 @@ const TRAVA_LOJA = 5_171_001;
  * (`writeAtCommit`), just before the writes that follow it there; anywhere else it is taken at once.
  */
 export async function travarLojas(manager: EntityManager, idsLoja: number[]): Promise<void> {
-  if (idsLoja.length > 0) await writeAtCommit(manager, travaDasLojas(idsLoja), []);
+  if (idsLoja.length > 0) {
+    const { statement, params } = travaDasLojas(idsLoja);
+    await writeAtCommit(manager, statement, params);
+  }
 }
 
+// unnest yields the ids in the array's (ascending) order, so the locks are taken in it.
+const TRAVA: PreparedStatement = { name: 'delivery_trava_das_lojas', text: `SELECT pg_advisory_xact_lock(${TRAVA_LOJA}, id) FROM unnest($1::int[]) AS id` };
+
 /** `travarLojas`' statement, for a transaction that sends it with its BEGIN (`compactTransaction`). */
-export function travaDasLojas(idsLoja: number[]): string {
-  const ids = [...new Set(idsLoja)].sort((a, b) => a - b);
-  // unnest yields the ids in the array's (ascending) order, so the locks are taken in it.
-  return inlineParameters(`SELECT pg_advisory_xact_lock(${TRAVA_LOJA}, id) FROM unnest($1::int[]) AS id`, [ids]);
+export function travaDasLojas(idsLoja: number[]): Statement {
+  return { statement: TRAVA, params: [[...new Set(idsLoja)].sort((a, b) => a - b)] };
 }
 
 export async function avisarEntregas(manager: EntityManager): Promise<void> {
