@@ -114,9 +114,10 @@ const compactTransactions = new WeakSet<EntityManager>();
 const preparedOn = new WeakMap<PoolClient, Set<string>>();
 
 /**
- * Statements as one message sends them on `connection`: a prepared one as `EXECUTE`, preceded by
- * its `PREPARE` the first time on the connection. `preparing`: what the message prepares;
- * `results`, where the statements' results start in its answer.
+ * One message of `statements` between `first` and `last`, for a connection that has `prepared`
+ * these: a prepared statement as `EXECUTE`, preceded by its `PREPARE` where the connection lacks
+ * it. `preparing`: what the message prepares; `results`, where the statements' results start in
+ * its answer.
  */
 function message(statements: Statement[], prepared: Set<string>, first: string[], last: string[]): { text: string; preparing: PreparedStatement[]; results: number } {
   const preparing = new Map<string, PreparedStatement>();
@@ -154,7 +155,7 @@ export async function compactTransaction<T>(
   const runner = dataSource.createQueryRunner();
   let connection: PoolClient | undefined;
   let preparing: PreparedStatement[] = [];
-  /** Sends one message; its statements' results, each write's `committed` after the COMMIT. */
+  /** Sends one message on the connection; answers its statements' results. */
   const send = async (statements: Statement[], first: string[], last: string[]): Promise<QueryResult[]> => {
     const prepared = preparedOn.get(connection!) ?? new Set<string>();
     preparedOn.set(connection!, prepared);
