@@ -105,6 +105,21 @@ describe('event store (PostgreSQL and Kafka)', () => {
     await expect(compactTransaction(dataSource, null, (manager) => manager.query('SELECT 1'))).rejects.toThrow(/reads nothing/);
   });
 
+  it('keeps reading streams on a connection that prepared the read before a migration added a column to the log', async () => {
+    // One connection, so the second command meets the read the first one prepared.
+    const single = await new DataSource(dataSourceOptions({ ...database, poolSize: 1 })).initialize();
+    const onOne = new EventStore<Added>(single, () => [], [new TotalsProjection()]);
+    const stream = `counter-${randomUUID()}`;
+    try {
+      await handleCommand(onOne, counter, stream, { add: 1 }, { idLoja: 1 });
+      await dataSource.query(`ALTER TABLE events ADD COLUMN added_later integer`);
+      expect((await handleCommand(onOne, counter, stream, { add: 2 }, { idLoja: 1 })).state).toBe(3);
+    } finally {
+      await dataSource.query(`ALTER TABLE events DROP COLUMN IF EXISTS added_later`);
+      await single.destroy();
+    }
+  });
+
   it('rolls back the events, the outbox and the projection together', async () => {
     const stream = `counter-${randomUUID()}`;
     await expect(

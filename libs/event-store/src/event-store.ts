@@ -79,15 +79,22 @@ const APPEND: PreparedStatement = {
   ORDER BY route.position`,
 };
 
+/**
+ * An `EventRow`'s columns, named: a prepared statement's result may not change its columns
+ * (PostgreSQL refuses "cached plan must not change result type"), and a later migration may add
+ * one to the table.
+ */
+const EVENT_COLUMNS = 'global_position, stream_id, stream_version, event_id, type, schema_version, data, id_loja, correlation_id, causation_id, traceparent, occurred_at';
+
 /** A stream's events in order: what a command reads with its BEGIN. */
-const READ_STREAM: PreparedStatement = { name: 'trilha_read_stream', text: `SELECT * FROM events WHERE stream_id = $1::text ORDER BY stream_version` };
+const READ_STREAM: PreparedStatement = { name: 'trilha_read_stream', text: `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1::text ORDER BY stream_version` };
 
 /**
  * The events of `event`'s stream before it, in order: what a command had read before appending
  * it, for a projection that folds the stream when it is not handed it (a rebuild).
  */
 export async function streamBefore<E extends DomainEvent>(manager: EntityManager, event: AppendedEvent<E>): Promise<StoredEvent<E>[]> {
-  const rows: EventRow[] = await manager.query(`SELECT * FROM events WHERE stream_id = $1 AND stream_version < $2 ORDER BY stream_version`, [
+  const rows: EventRow[] = await manager.query(`SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_version < $2 ORDER BY stream_version`, [
     event.streamId,
     event.streamVersion,
   ]);
