@@ -154,11 +154,10 @@ export async function compactTransaction<T>(
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
   let connection: PoolClient | undefined;
+  let prepared = new Set<string>();
   let preparing: PreparedStatement[] = [];
   /** Sends one message on the connection; answers its statements' results. */
   const send = async (statements: Statement[], first: string[], last: string[]): Promise<QueryResult[]> => {
-    const prepared = preparedOn.get(connection!) ?? new Set<string>();
-    preparedOn.set(connection!, prepared);
     const sent = message(statements, prepared, first, last);
     preparing = sent.preparing;
     // pg answers a message of several statements with a result each, one alone with its result.
@@ -169,6 +168,8 @@ export async function compactTransaction<T>(
   };
   try {
     connection = (await runner.connect()) as PoolClient;
+    prepared = preparedOn.get(connection) ?? new Set<string>();
+    preparedOn.set(connection, prepared);
     let opened: QueryResult | undefined;
     if (opening === null) runner.query = () => Promise.reject(new Error('this transaction reads nothing: its BEGIN travels with its COMMIT'));
     else opened = (await send(opening ?? [], ['BEGIN'], [])).at(-1);
@@ -179,7 +180,7 @@ export async function compactTransaction<T>(
     return value;
   } catch (error) {
     await connection?.query('ROLLBACK').catch(() => undefined);
-    if (connection && preparing.length > 0) await learnPrepared(connection, preparing);
+    if (connection && preparing.length > 0) await learnPrepared(connection, prepared, preparing);
     throw error;
   } finally {
     await runner.release();
@@ -190,8 +191,7 @@ export async function compactTransaction<T>(
  * A PREPARE outlives its transaction, so after a failed message the statements it prepared
  * before the failure exist and the others do not: the connection says which.
  */
-async function learnPrepared(connection: PoolClient, preparing: PreparedStatement[]): Promise<void> {
-  const prepared = preparedOn.get(connection)!;
+async function learnPrepared(connection: PoolClient, prepared: Set<string>, preparing: PreparedStatement[]): Promise<void> {
   await connection
     .query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name = ANY($1::text[])`, [preparing.map(({ name }) => name)])
     .then(({ rows }) => rows.forEach(({ name }) => prepared.add(name)))

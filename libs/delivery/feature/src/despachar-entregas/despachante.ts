@@ -173,7 +173,10 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
    */
   reivindicacaoAoRegistrar(idLoja: number): ReivindicacaoAoRegistrar | undefined {
     if (!this.running || this.emVoo.size >= MAX_EM_VOO || (this.porLoja.get(idLoja) ?? 0) >= MAX_POR_LOJA) return undefined;
-    return { lease: randomUUID(), leaseMs: LEASE_MS, tentar: (entrega) => this.running && this.tentar(entrega) };
+    const tentar = (entrega: Reivindicada) => {
+      if (this.running) this.tentar(entrega);
+    };
+    return { lease: randomUUID(), leaseMs: LEASE_MS, tentar };
   }
 
   /**
