@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@trilha/contracts';
 import { compactTransaction, type PreparedStatement } from '../compact-transaction';
+import { fetchedBatchMember } from './fetched-batch';
 
 export type InboxOutcome = 'handled' | 'duplicate';
 
@@ -28,49 +29,78 @@ interface Member extends Entry {
   reject(error: unknown): void;
 }
 
+/** The messages waiting for a consumer's next transaction, and the fetched batches they came in. */
+interface Queue {
+  members: Member[];
+  handedOver: Set<Promise<void>>;
+}
+
 /**
- * Handles in one transaction the messages of one consumer that arrive in the same turn of the
- * event loop (kafkajs hands over one message per partition at a time, so they are of different
- * partitions, hence of different stores): BEGIN travels with one inbox INSERT for all of them,
- * the new ones' handlers run in turn, and all their `writeAtCommit` writes travel with the
- * COMMIT. Two round trips and one commit for a fetch's worth of messages, instead of two round
- * trips and a commit each; a repeat is skipped as it is alone.
+ * A transaction of several messages failed: each is to be tried again alone, in its
+ * partition's order (`MessageConsumer`), with no failure counted against it.
+ */
+export class SharedTransactionFailed extends Error {
+  constructor(cause: unknown) {
+    super(`a transaction shared with other messages failed: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/**
+ * Handles in one transaction the messages of one consumer that arrive together: those of the
+ * partitions handled at the same time, and every message of a partition's fetched batch
+ * (`FetchedBatchMember`: the transaction waits until the batch is handed over). BEGIN travels
+ * with one inbox INSERT for all of them, the new ones' handlers run in turn, and all their
+ * `writeAtCommit` writes travel with the COMMIT. Two round trips and one commit for a fetch's
+ * worth of messages, instead of two round trips and a commit each; a repeat is skipped as it
+ * is alone.
  *
  * The members run in ascending order of their stores, the order in which every writer that
- * locks several stores takes their locks, so a batch never deadlocks with one. If the batch
- * fails, each of its messages is tried again alone, so a message that cannot be handled fails
- * only itself.
+ * locks several stores takes their locks, so a batch never deadlocks with one; the sort keeps
+ * the order of one store's messages. If a transaction of several messages fails, each of them
+ * fails with `SharedTransactionFailed`, to be tried again alone, so a message that cannot be
+ * handled fails only itself.
  */
 export class InboxBatcher {
-  private readonly queued = new Map<string, Member[]>();
+  private readonly queued = new Map<string, Queue>();
   /** The batch runs in the context it was created in, not in its first message's. */
   private readonly later = AsyncLocalStorage.bind((work: () => void) => setImmediate(work));
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Handles `event` with the others of its turn, or `alone` (a retry: it never fails the others' batch again). */
+  /** Handles `event` with the others that arrive with it, or `alone` (a retry: it never fails the others' transaction again). */
   handle<T extends EventEnvelope>(consumer: string, event: T, handler: (event: T, manager: EntityManager) => Promise<void>, alone: boolean): Promise<InboxOutcome> {
     if (alone) return this.inOneTransaction(consumer, [{ event, handle: (manager) => handler(event, manager) }]).then(([outcome]) => outcome);
     const handle = AsyncLocalStorage.bind((manager: EntityManager) => handler(event, manager));
+    const batchMember = fetchedBatchMember.getStore();
     return new Promise((resolve, reject) => {
-      const members = this.queued.get(consumer);
-      if (members) return void members.push({ event, handle, resolve, reject });
-      this.queued.set(consumer, [{ event, handle, resolve, reject }]);
-      this.later(() => void this.flush(consumer));
+      let queue = this.queued.get(consumer);
+      if (!queue) {
+        this.queued.set(consumer, (queue = { members: [], handedOver: new Set() }));
+        this.later(() => void this.flush(consumer, queue as Queue));
+      }
+      queue.members.push({ event, handle, resolve, reject });
+      if (batchMember) {
+        queue.handedOver.add(batchMember.handedOver);
+        batchMember.joined();
+      }
     });
   }
 
-  private async flush(consumer: string): Promise<void> {
-    const members = (this.queued.get(consumer) ?? []).sort((a, b) => a.event.idLoja - b.event.idLoja);
+  private async flush(consumer: string, queue: Queue): Promise<void> {
+    // Messages of the batches being handed over join meanwhile, and may bring more batches.
+    for (let waitedFor = 0; waitedFor < queue.handedOver.size; ) {
+      const handedOver = [...queue.handedOver].slice(waitedFor);
+      waitedFor = queue.handedOver.size;
+      await Promise.all(handedOver);
+    }
     this.queued.delete(consumer);
+    const members = queue.members.sort((a, b) => a.event.idLoja - b.event.idLoja);
     try {
       const outcomes = await this.inOneTransaction(consumer, members);
       members.forEach((member, index) => member.resolve(outcomes[index]));
     } catch (error) {
       if (members.length === 1) return members[0].reject(error);
-      for (const member of members) {
-        this.inOneTransaction(consumer, [member]).then(([outcome]) => member.resolve(outcome), member.reject);
-      }
+      for (const member of members) member.reject(new SharedTransactionFailed(error));
     }
   }
 

@@ -5,7 +5,7 @@ import { Counter } from 'prom-client';
 import { InvalidMessageError, parseEventMessage, type EventEnvelope, type TopicContract } from '@trilha/contracts';
 import { ATTR_ID_LOJA, requestContext, withSpanFrom } from '@trilha/observability';
 import { holdingWritesAtCommit, inlined } from '../compact-transaction';
-import { InboxBatcher, type InboxOutcome } from './inbox-batcher';
+import { InboxBatcher, SharedTransactionFailed, type InboxOutcome } from './inbox-batcher';
 import { kafkaMessageJson } from './kafka-value';
 import { isForConsumer, MAX_BACKOFF_MS, ParkedMessages, type ConsumedMessage } from './parked-messages';
 import { WriteBatcher } from './write-batcher';
@@ -70,6 +70,13 @@ export class MessageConsumer {
   private readonly writeBatcher: WriteBatcher;
   private readonly inboxBatcher: InboxBatcher;
   private readonly parked: ParkedMessages;
+  /**
+   * By consumer and partition, the last message handed over that has not finished. Messages of
+   * a fetched batch are handed over before the earlier ones finish (`KafkaServer.handleBatch`);
+   * each tries again only once the message before it finished, so a partition's messages take
+   * effect in their order even when their shared transaction fails.
+   */
+  private readonly unfinished = new Map<string, Promise<void>>();
 
   constructor(private readonly dataSource: DataSource, private readonly retry: RetryPolicy = DEFAULT_RETRY) {
     this.writeBatcher = new WriteBatcher(dataSource);
@@ -111,12 +118,23 @@ export class MessageConsumer {
       'messaging.message.id': event.id,
       [ATTR_ID_LOJA]: event.idLoja,
     };
-    await withSpanFrom(`process ${consumed.topic}`, traceparent, { kind: 'consumer', attributes }, () =>
-      requestContext.run({ correlationId: event.correlationId, causationId: event.id, idLoja: event.idLoja }, async () => {
-        const failure = await this.handleWithRetry(consumer, event, options.idempotent ? this.asIs(handler) : this.throughInbox(consumer, handler));
-        if (failure) await this.park(consumer, consumed, `handler failed ${this.retry.triesBeforeParking} times: ${failure.message}`);
-      }),
-    );
+    const partition = `${consumer}/${consumed.topic}/${consumed.partition}`;
+    const previous = this.unfinished.get(partition);
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    this.unfinished.set(partition, finished);
+    try {
+      await withSpanFrom(`process ${consumed.topic}`, traceparent, { kind: 'consumer', attributes }, () =>
+        requestContext.run({ correlationId: event.correlationId, causationId: event.id, idLoja: event.idLoja }, async () => {
+          const handle = options.idempotent ? this.asIs(handler) : this.throughInbox(consumer, handler);
+          const failure = await this.handleWithRetry(consumer, event, handle, previous);
+          if (failure) await this.park(consumer, consumed, `handler failed ${this.retry.triesBeforeParking} times: ${failure.message}`);
+        }),
+      );
+    } finally {
+      finish();
+      if (this.unfinished.get(partition) === finished) this.unfinished.delete(partition);
+    }
   }
 
   /** Parks a message; its offset waits until it is kept (`ParkedMessages.parkUntilKept`). */
@@ -145,17 +163,28 @@ export class MessageConsumer {
     };
   }
 
-  /** Handles the event, retrying as the class says; returns the last error if it gave up. */
-  private async handleWithRetry<T extends EventEnvelope>(consumer: string, event: T, handle: (event: T) => Promise<InboxOutcome>): Promise<Error | undefined> {
+  /**
+   * Handles the event, retrying as the class says, each retry once `previous` (the partition's
+   * message before it) finished; returns the last error if it gave up. A shared transaction's
+   * failure is no failure of this message's: it is tried alone at once.
+   */
+  private async handleWithRetry<T extends EventEnvelope>(
+    consumer: string,
+    event: T,
+    handle: (event: T) => Promise<InboxOutcome>,
+    previous: Promise<void> | undefined,
+  ): Promise<Error | undefined> {
     let backoff = this.retry.firstBackoffMs;
-    for (let failures = 0; ; ) {
+    for (let failures = 0, tries = 0; ; tries++) {
       try {
+        if (tries > 0) await previous;
         const outcome = await handle(event);
         handled.inc({ consumer, outcome });
         this.logger.log({ msg: `${outcome} ${event.type}`, consumer, eventId: event.id });
         return undefined;
       } catch (error) {
         if (this.stopping) throw error;
+        if (error instanceof SharedTransactionFailed) continue;
         if (await this.databaseAnswers()) failures += 1;
         if (failures >= this.retry.triesBeforeParking) return error as Error;
         this.logger.warn({ msg: `handling ${event.type} failed, retrying in ${backoff} ms`, consumer, eventId: event.id, error: (error as Error).message });
