@@ -128,9 +128,12 @@ describe('an outage of Redis degrades rate limiting, never the API', () => {
 
     const redis = new Redis(stack.infra.redisUrl);
     try {
-      const counters = await redis.keys(`trilha:rl:*:loja:${store.idLoja}:*`);
-      const values = await Promise.all(counters.map((counter) => redis.get(counter)));
-      expect(values).toContain('3');
+      // The replica adds its hits to Redis every 50 ms.
+      await eventually('the three hits in Redis', async () => {
+        const counters = await redis.keys(`trilha:rl:*:loja:${store.idLoja}:*`);
+        const values = await Promise.all(counters.map((counter) => redis.get(counter)));
+        return values.includes('3') || undefined;
+      }, 2_000, 20);
     } finally {
       redis.disconnect();
     }

@@ -42,16 +42,16 @@ export class CalendarMinuteStorage implements ThrottlerStorage {
 
   async increment(key: string, _ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const { minute, endMs, secondsToNext } = calendarMinute(this.now());
-    const totalHits = await this.hit(`trilha:rl:${key}:${minute}`, endMs + 5_000);
+    const totalHits = await this.hit(`trilha:rl:${key}:${minute}`, endMs + 5_000, limit);
     const isBlocked = totalHits > limit;
     return { totalHits, timeToExpire: secondsToNext, isBlocked, timeToBlockExpire: isBlocked ? secondsToNext : 0 };
   }
 
-  private async hit(counter: string, expireAtMs: number): Promise<number> {
+  private async hit(counter: string, expireAtMs: number, limit: number): Promise<number> {
     let reason = this.reachability.reason;
     if (this.reachability.reachable) {
       try {
-        const hits = await this.shared.hit(counter, expireAtMs);
+        const hits = await this.shared.hit(counter, expireAtMs, limit);
         if (this.countingLocally) this.backToShared();
         return hits;
       } catch (error) {

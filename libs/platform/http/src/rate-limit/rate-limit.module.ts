@@ -9,6 +9,7 @@ import { RedisReachability } from './redis-reachability';
 
 const REDIS = Symbol('RATE_LIMIT_REDIS');
 const REACHABILITY = Symbol('RATE_LIMIT_REDIS_REACHABILITY');
+const COUNTERS = Symbol('RATE_LIMIT_COUNTERS');
 
 /**
  * How long a request waits for Redis to count it. Redis answers in well under a millisecond;
@@ -17,9 +18,16 @@ const REACHABILITY = Symbol('RATE_LIMIT_REDIS_REACHABILITY');
 const REDIS_TIMEOUT_MS = 100;
 
 class RedisLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(REDIS) private readonly redis: Redis, @Inject(REACHABILITY) private readonly reachability: RedisReachability) {}
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REACHABILITY) private readonly reachability: RedisReachability,
+    @Inject(COUNTERS) private readonly counters: RedisMinuteCounters,
+  ) {}
+
   async onApplicationShutdown(): Promise<void> {
     this.reachability.stop();
+    // The hits counted here and not yet added go to Redis before the connection closes.
+    if (this.reachability.reachable) await this.counters.send();
     // QUIT times out like any command when Redis hangs; the connection is then dropped.
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
@@ -32,8 +40,8 @@ export interface RateLimitOptions {
 }
 
 /**
- * Rate limits shared through Redis, counted by each replica on its own while Redis does not
- * answer (`CalendarMinuteStorage`). Import after the authentication module: guards run in
+ * Rate limits shared through Redis (`RedisMinuteCounters`: each replica adds its hits every
+ * 50 ms), counted by each replica on its own while Redis does not answer (`CalendarMinuteStorage`). Import after the authentication module: guards run in
  * registration order, and the tracker needs the authenticated store.
  */
 @Module({})
@@ -57,17 +65,19 @@ export class RateLimitModule {
     const reachability = new RedisReachability(() => redis.ping().catch(() => redis.ping()));
     reachability.start();
     redis.on('ready', () => reachability.check());
+    const counters = new RedisMinuteCounters(redis);
     return {
       module: RateLimitModule,
       imports: [
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'default', ttl: 60_000, limit: options.defaultLimitPerMinute }],
-          storage: new CalendarMinuteStorage(new RedisMinuteCounters(redis), reachability, new Logger('RateLimit')),
+          storage: new CalendarMinuteStorage(counters, reachability, new Logger('RateLimit')),
         }),
       ],
       providers: [
         { provide: REDIS, useValue: redis },
         { provide: REACHABILITY, useValue: reachability },
+        { provide: COUNTERS, useValue: counters },
         RedisLifecycle,
         { provide: APP_GUARD, useClass: RateLimitGuard },
       ],
