@@ -20,8 +20,12 @@ export function dataSourceOptions(db: ServiceDatabase): DataSourceOptions {
     type: 'postgres',
     url: db.url,
     schema: db.schema,
-    // Unqualified names in raw SQL resolve to the service's schema.
-    extra: { max: db.poolSize, options: `-c search_path=${db.schema}` },
+    // Unqualified names in raw SQL resolve to the service's schema. Prepared statements run
+    // their generic plan, made once per connection: for statements over unnest() arrays (the
+    // record of attempts, the webhooks' health) PostgreSQL otherwise judges a plan made for each
+    // call's values cheaper, and making it cost the record of attempts 1.4 ms a call, twice
+    // what running its generic plan does.
+    extra: { max: db.poolSize, options: `-c search_path=${db.schema} -c plan_cache_mode=force_generic_plan` },
     migrations: [EventStoreTables1732000000000, ...(db.migrations as unknown[]), ParkedMessages1732000000400] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
