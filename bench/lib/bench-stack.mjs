@@ -25,9 +25,11 @@ export const clientAddress = () => ({ 'x-forwarded-for': `10.${(Math.random() * 
  * - `facts`: the machine, taken before the stack started (so its load average is the machine's);
  * - `stack` (tools/stack.mjs), `api(method, path, { token, headers, body })` over HTTPS through
  *   the gateway, `createStores(count)` and `token(codigo)`;
- * - `run(measure)`: runs the benchmark, which resolves to whether its targets were met, then
- *   stops the stack and exits with 0 (met) or 1. The data directory, with the services' logs, is
- *   removed unless the benchmark threw, was interrupted, or `keep` was asked for.
+ * - `run(measure, { afterStop })`: runs the benchmark, which resolves to whether its targets were
+ *   met, then stops the stack, runs `afterStop(met)` if given (work that needs the machine to
+ *   itself again; it resolves to whether the targets were met after all), and exits with 0 (met)
+ *   or 1. The data directory, with the services' logs, is removed unless the benchmark threw, was
+ *   interrupted, or `keep` was asked for.
  * `rateLimitPerMinute` lifts the gateway's default per-store limit for loads above it.
  */
 export async function benchStack(name, basePorts, { keep = false, logLevel = 'warn', rateLimitPerMinute } = {}) {
@@ -41,12 +43,21 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
   const dispatcher = httpsAgent(stack.caFile, 256);
 
   let stopping;
-  const stop = (code, keepData) => (stopping ??= (async () => {
+  const stop = (code, keepData, afterStop) => (stopping ??= (async () => {
     await dispatcher.close().catch(() => undefined);
     say('stopping the benchmark stack');
     await stack.stop().catch((error) => say(`stop failed: ${error.message}`));
     if (keepData) say(`kept ${dataDir} (logs in ${join(dataDir, 'logs')})`);
     else rmSync(dataDir, { recursive: true, force: true });
+    if (afterStop && code !== 130) {
+      code = await afterStop(code === 0).then(
+        (pass) => (pass ? 0 : 1),
+        (error) => {
+          say(`benchmark failed after the stack stopped: ${error.stack ?? error.message}`);
+          return 1;
+        },
+      );
+    }
     process.exit(code);
   })());
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stop(130, true));
@@ -79,7 +90,7 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
     });
   }
 
-  async function run(measure) {
+  async function run(measure, { afterStop } = {}) {
     const [code, failed] = await measure().then(
       (pass) => [pass ? 0 : 1, false],
       (error) => {
@@ -87,7 +98,7 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
         return [1, true];
       },
     );
-    await stop(code, failed || keep);
+    await stop(code, failed || keep, failed ? undefined : afterStop);
   }
 
   return { facts, stack, api, token, createStores, run };
