@@ -22,7 +22,7 @@ function fakeRedis() {
 
 const MINUTE_END = 60_000;
 const LIMIT = 100;
-const counting = (redis: ReturnType<typeof fakeRedis>, now = () => 1_000) => new RedisMinuteCounters(redis as unknown as Redis, now);
+const counting = (redis: ReturnType<typeof fakeRedis>, now = () => 1_000, max?: number) => new RedisMinuteCounters(redis as unknown as Redis, { now, max });
 
 describe('RedisMinuteCounters', () => {
   it('asks Redis on a counter’s first hit, counts the next ones itself, and adds them together', async () => {
@@ -119,5 +119,13 @@ describe('RedisMinuteCounters', () => {
     await counters.send();
     expect(await counters.hit('k:2', 2 * MINUTE_END, LIMIT)).toBe(1);
     expect(redis.calls).toEqual([['k:1', 1], ['k:2', 1]]);
+  });
+
+  it('keeps at most `max` counters, forgetting the least recently hit, which asks Redis again', async () => {
+    const redis = fakeRedis();
+    const counters = counting(redis, () => 1_000, 2);
+    for (const counter of ['a', 'b', 'c']) await counters.hit(counter, MINUTE_END, LIMIT);
+    expect(await counters.hit('a', MINUTE_END, LIMIT)).toBe(2);
+    expect(redis.calls).toEqual([['a', 1], ['b', 1], ['c', 1], ['a', 1]]);
   });
 });

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Adds a replica's hits to a counter and, when they created it, sets it to expire: one command,
@@ -48,18 +49,25 @@ interface SharedCounter {
  *
  * When adding fails, the hits stay counted here and are sent again; until a send succeeds, every
  * hit fails with its error, so the storage counts it locally and checks Redis
- * (`CalendarMinuteStorage`).
+ * (`CalendarMinuteStorage`). Each counter is kept until its minute's end, at most `max` of them,
+ * the least recently hit dropped first (with any hits it had not sent), so a flood of distinct
+ * clients cannot grow the process without bound.
  */
 export class RedisMinuteCounters implements MinuteCounters {
   private readonly redis: CountingRedis;
-  private readonly counters = new Map<string, SharedCounter>();
+  private readonly counters: LRUCache<string, SharedCounter>;
+  /** The counters with hits to send. */
+  private readonly waiting = new Set<string>();
   private timer?: NodeJS.Timeout;
   /** Why the last send failed, until one succeeds. */
   private failure?: Error;
+  private readonly now: () => number;
 
-  constructor(redis: Redis, private readonly now: () => number = Date.now) {
+  constructor(redis: Redis, { max = 100_000, now = Date.now }: { max?: number; now?: () => number } = {}) {
     redis.defineCommand('trilhaAdd', { numberOfKeys: 1, lua: ADD });
     this.redis = redis as CountingRedis;
+    this.now = now;
+    this.counters = new LRUCache<string, SharedCounter>({ max, ttlResolution: 0, perf: { now } });
   }
 
   async hit(counter: string, expireAtMs: number, limit: number): Promise<number> {
@@ -69,13 +77,14 @@ export class RedisMinuteCounters implements MinuteCounters {
     }
     const now = this.now();
     let known = this.counters.get(counter);
-    if (known === undefined || known.expireAtMs <= now) {
+    if (known === undefined) {
       known = { expireAtMs, known: 0, knownAtMs: -Infinity, unsent: 0, onTheirWay: 0 };
-      this.counters.set(counter, known);
+      this.counters.set(counter, known, { ttl: Math.max(1, expireAtMs - now) });
     }
     known.unsent += 1;
     const total = known.known + known.unsent;
     if (now - known.knownAtMs <= TRUSTED_FOR_MS && total <= limit * (1 - NEAR_THE_LIMIT)) {
+      this.waiting.add(counter);
       this.sendSoon();
       return total;
     }
@@ -91,10 +100,11 @@ export class RedisMinuteCounters implements MinuteCounters {
     clearTimeout(this.timer);
     this.timer = undefined;
     const sending: Promise<unknown>[] = [];
-    for (const [counter, known] of this.counters) {
-      // A minute that ended needs no more counting.
-      if (known.expireAtMs <= this.now()) this.counters.delete(counter);
-      else if (known.unsent > known.onTheirWay) sending.push(this.add(counter, known));
+    for (const counter of this.waiting) {
+      this.waiting.delete(counter);
+      // A counter whose minute ended is gone: nothing counts its hits any more.
+      const known = this.counters.get(counter);
+      if (known && known.unsent > known.onTheirWay) sending.push(this.add(counter, known));
     }
     const outcomes = await Promise.allSettled(sending);
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
@@ -114,6 +124,8 @@ export class RedisMinuteCounters implements MinuteCounters {
       return total;
     } catch (error) {
       this.failure = error as Error;
+      // Kept, to be sent again.
+      this.waiting.add(counter);
       throw error;
     } finally {
       known.onTheirWay -= hits;
