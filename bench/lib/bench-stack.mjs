@@ -49,7 +49,7 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
     await stack.stop().catch((error) => say(`stop failed: ${error.message}`));
     if (keepData) say(`kept ${dataDir} (logs in ${join(dataDir, 'logs')})`);
     else rmSync(dataDir, { recursive: true, force: true });
-    if (afterStop && code !== 130) {
+    if (afterStop) {
       code = await afterStop(code === 0).then(
         (pass) => (pass ? 0 : 1),
         (error) => {
