@@ -62,7 +62,7 @@ if (args.ceiling) {
     warmup: args.warmup,
   });
 }
-const rate = rateOfCeiling ? ceiling.figures.rate.offered : fixedRate;
+const rate = rateOfCeiling && phases.includes('rate') ? ceiling.figures.rate.offered : fixedRate;
 
 /** What the stack measured, for the comparison with the ceiling once it has stopped. */
 const platform = {};
@@ -205,7 +205,7 @@ await bench.run(async () => {
     await db?.end().catch(() => undefined);
     await receiver?.stop();
   }
-}, { afterStop: (pass) => (ceiling ? againstTheCeiling(ceiling, platform).then((met) => met && pass) : pass) });
+}, { afterStop: async (pass) => (ceiling ? (await againstTheCeiling(ceiling, platform)) && pass : pass) });
 
 /**
  * Where the time goes: commit → consumed (outbox relay or producer, Kafka, the delivery service's
