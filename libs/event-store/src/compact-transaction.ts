@@ -1,5 +1,5 @@
 import { escapeIdentifier, escapeLiteral, type PoolClient, type QueryResult } from 'pg';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 type Scalar = string | number | boolean | Date | null;
 /** A parameter written into a statement as a literal (see `inlineParameters`). */
@@ -137,15 +137,60 @@ export type Opening =
   | Statement[]
   /** Nothing: BEGIN alone. */
   | undefined
-  /** Nothing, and `work` reads nothing either: BEGIN travels with the COMMIT, one round trip in all. */
+  /** Nothing, and `work` reads nothing either: BEGIN travels with the COMMIT, one round trip in all, shared with the other such transactions that commit at the same time. */
   | null;
+
+/** A pool connection of a transaction, with the prepared statements it knows. */
+class Session {
+  /** What the message in flight prepares. */
+  private preparing: PreparedStatement[] = [];
+
+  private constructor(
+    private readonly runner: QueryRunner,
+    private readonly connection: PoolClient,
+    private readonly prepared: Set<string>,
+  ) {}
+
+  static async open(runner: QueryRunner): Promise<Session> {
+    try {
+      const connection = (await runner.connect()) as PoolClient;
+      const prepared = preparedOn.get(connection) ?? new Set<string>();
+      preparedOn.set(connection, prepared);
+      return new Session(runner, connection, prepared);
+    } catch (error) {
+      await runner.release();
+      throw error;
+    }
+  }
+
+  /** Sends one message on the connection; answers its statements' results. */
+  async send(statements: Statement[], first: string[], last: string[]): Promise<QueryResult[]> {
+    const sent = message(statements, this.prepared, first, last);
+    this.preparing = sent.preparing;
+    // pg answers a message of several statements with a result each, one alone with its result.
+    const results = ([await this.connection.query(sent.text)].flat() as QueryResult[]).slice(sent.results);
+    for (const { name } of this.preparing) this.prepared.add(name);
+    this.preparing = [];
+    return results;
+  }
+
+  /** Rolls back after a failed message, and learns which of its statements the connection prepared. */
+  async failed(): Promise<void> {
+    await this.connection.query('ROLLBACK').catch(() => undefined);
+    if (this.preparing.length > 0) await learnPrepared(this.connection, this.prepared, this.preparing);
+  }
+
+  release(): Promise<void> {
+    return this.runner.release();
+  }
+}
 
 /**
  * A transaction in two round trips: BEGIN travels with the `opening`, and the writes `work`
- * makes with `writeAtCommit` travel with the COMMIT (with a `null` opening, one round trip).
- * Each round trip is a loopback wake-up of both sides, the main cost of a short transaction here
- * (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the COMMIT succeeded, each
- * write's `committed` gets its rows.
+ * makes with `writeAtCommit` travel with the COMMIT (with a `null` opening, one round trip,
+ * `committedTogether`). Each round trip is a loopback wake-up of both sides, the main cost of a
+ * short transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the
+ * COMMIT succeeded, each write's `committed` gets its rows.
  */
 export async function compactTransaction<T>(
   dataSource: DataSource,
@@ -153,38 +198,94 @@ export async function compactTransaction<T>(
   work: (manager: EntityManager, opened: QueryResult | undefined) => Promise<T>,
 ): Promise<T> {
   const runner = dataSource.createQueryRunner();
-  let connection: PoolClient | undefined;
-  let prepared = new Set<string>();
-  let preparing: PreparedStatement[] = [];
-  /** Sends one message on the connection; answers its statements' results. */
-  const send = async (statements: Statement[], first: string[], last: string[]): Promise<QueryResult[]> => {
-    const sent = message(statements, prepared, first, last);
-    preparing = sent.preparing;
-    // pg answers a message of several statements with a result each, one alone with its result.
-    const results = ([await connection!.query(sent.text)].flat() as QueryResult[]).slice(sent.results);
-    for (const { name } of preparing) prepared.add(name);
-    preparing = [];
-    return results;
-  };
-  try {
-    connection = (await runner.connect()) as PoolClient;
-    prepared = preparedOn.get(connection) ?? new Set<string>();
-    preparedOn.set(connection, prepared);
-    let opened: QueryResult | undefined;
-    if (opening === null) runner.query = () => Promise.reject(new Error('this transaction reads nothing: its BEGIN travels with its COMMIT'));
-    else opened = (await send(opening ?? [], ['BEGIN'], [])).at(-1);
+  const holding = (opened: QueryResult | undefined) => {
     compactTransactions.add(runner.manager);
-    const { value, writes } = await holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened)).finally(() => compactTransactions.delete(runner.manager));
-    const results = await send(writes, opening === null ? ['BEGIN'] : [], ['COMMIT']);
-    writes.forEach((write, index) => write.committed?.(results[index].rows));
+    return holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened)).finally(() => compactTransactions.delete(runner.manager));
+  };
+  if (opening === null) {
+    runner.query = () => Promise.reject(new Error('this transaction reads nothing: its BEGIN travels with its COMMIT'));
+    const { value, writes } = await holding(undefined);
+    if (writes.length > 0) await committedTogether(dataSource, writes);
+    return value;
+  }
+  const session = await Session.open(runner);
+  try {
+    const { value, writes } = await holding((await session.send(opening ?? [], ['BEGIN'], [])).at(-1));
+    committed(writes, await session.send(writes, [], ['COMMIT']));
     return value;
   } catch (error) {
-    await connection?.query('ROLLBACK').catch(() => undefined);
-    if (connection && preparing.length > 0) await learnPrepared(connection, prepared, preparing);
+    await session.failed();
     throw error;
   } finally {
-    await runner.release();
+    await session.release();
   }
+}
+
+/** Hands each write's rows to its `committed`, once the COMMIT succeeded. */
+function committed(writes: HeldWrite[], results: QueryResult[]): void {
+  writes.forEach((write, index) => write.committed?.(results[index].rows));
+}
+
+/** The writes of one transaction in one message, BEGIN to COMMIT, on a connection of its own. */
+async function inOneMessage(dataSource: DataSource, writes: HeldWrite[]): Promise<QueryResult[]> {
+  const session = await Session.open(dataSource.createQueryRunner());
+  try {
+    return await session.send(writes, ['BEGIN'], ['COMMIT']);
+  } catch (error) {
+    await session.failed();
+    throw error;
+  } finally {
+    await session.release();
+  }
+}
+
+/** A write-only transaction waiting for the message it shares with the others of its turn. */
+interface WaitingCommit {
+  writes: HeldWrite[];
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** The write-only transactions of each data source waiting for this turn's message. */
+const waitingCommits = new WeakMap<DataSource, WaitingCommit[]>();
+
+/**
+ * Commits the writes of a write-only transaction together with those of the others that reach
+ * their COMMIT in the same turn of the event loop: one message, one round trip and one commit
+ * for all of them (under load, the requests read from the sockets in one turn), alone at any
+ * other time. If the shared transaction fails, each is committed again alone, so a transaction
+ * that cannot commit fails only itself.
+ */
+function committedTogether(dataSource: DataSource, writes: HeldWrite[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const waiting = waitingCommits.get(dataSource) ?? [];
+    waitingCommits.set(dataSource, waiting);
+    if (waiting.push({ writes, resolve, reject }) === 1) {
+      setImmediate(() => {
+        waitingCommits.delete(dataSource);
+        void commitTogether(dataSource, waiting);
+      });
+    }
+  });
+}
+
+async function commitTogether(dataSource: DataSource, transactions: WaitingCommit[]): Promise<void> {
+  if (transactions.length > 1) {
+    const all = transactions.flatMap(({ writes }) => writes);
+    const results = await inOneMessage(dataSource, all).catch(() => undefined);
+    if (results) {
+      committed(all, results);
+      return transactions.forEach(({ resolve }) => resolve());
+    }
+  }
+  await Promise.all(
+    transactions.map(({ writes, resolve, reject }) =>
+      inOneMessage(dataSource, writes).then((results) => {
+        committed(writes, results);
+        resolve();
+      }, reject),
+    ),
+  );
 }
 
 /**

@@ -105,6 +105,23 @@ describe('event store (PostgreSQL and Kafka)', () => {
     await expect(compactTransaction(dataSource, null, (manager) => manager.query('SELECT 1'))).rejects.toThrow(/reads nothing/);
   });
 
+  it('commits the write-only transactions of one turn together, and one that cannot commit fails only itself', async () => {
+    await dataSource.query(`CREATE TABLE together (id text PRIMARY KEY, tx bigint NOT NULL)`);
+    const writeOnly = (id: string) =>
+      compactTransaction(dataSource, null, async (manager) => {
+        await writeAtCommit(manager, `INSERT INTO together VALUES ($1, txid_current()) RETURNING id`, [id], (rows) => expect(rows).toEqual([{ id }]));
+        return id;
+      });
+    await expect(Promise.all(['a', 'b', 'c'].map(writeOnly))).resolves.toEqual(['a', 'b', 'c']);
+    const [{ transactions }] = await dataSource.query(`SELECT count(DISTINCT tx)::int AS transactions FROM together`);
+    expect(transactions).toBe(1);
+
+    // 'a' exists: the shared transaction fails, and each is committed again alone.
+    const outcomes = await Promise.allSettled(['d', 'a', 'e'].map(writeOnly));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await dataSource.query(`SELECT id FROM together ORDER BY id`)).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id })));
+  });
+
   it('keeps reading streams on a connection that prepared the read before a migration added a column to the log', async () => {
     // One connection, so the second command meets the read the first one prepared.
     const single = await new DataSource(dataSourceOptions({ ...database, poolSize: 1 })).initialize();
