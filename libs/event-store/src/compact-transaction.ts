@@ -270,22 +270,23 @@ function committedTogether(dataSource: DataSource, writes: HeldWrite[]): Promise
 }
 
 async function commitTogether(dataSource: DataSource, transactions: WaitingCommit[]): Promise<void> {
+  const settle = ({ writes, resolve, reject }: WaitingCommit, results: QueryResult[]) => {
+    try {
+      committed(writes, results);
+      resolve();
+    } catch (error) {
+      reject(error);
+    }
+  };
   if (transactions.length > 1) {
-    const all = transactions.flatMap(({ writes }) => writes);
-    const results = await inOneMessage(dataSource, all).catch(() => undefined);
+    const results = await inOneMessage(dataSource, transactions.flatMap(({ writes }) => writes)).catch(() => undefined);
     if (results) {
-      committed(all, results);
-      return transactions.forEach(({ resolve }) => resolve());
+      let start = 0;
+      for (const transaction of transactions) settle(transaction, results.slice(start, (start += transaction.writes.length)));
+      return;
     }
   }
-  await Promise.all(
-    transactions.map(({ writes, resolve, reject }) =>
-      inOneMessage(dataSource, writes).then((results) => {
-        committed(writes, results);
-        resolve();
-      }, reject),
-    ),
-  );
+  await Promise.all(transactions.map((transaction) => inOneMessage(dataSource, transaction.writes).then((results) => settle(transaction, results), transaction.reject)));
 }
 
 /**
