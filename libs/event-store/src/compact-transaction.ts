@@ -1,4 +1,5 @@
-import { escapeIdentifier, escapeLiteral, type PoolClient, type QueryResult } from 'pg';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DatabaseError, escapeIdentifier, escapeLiteral, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 type Scalar = string | number | boolean | Date | null;
@@ -137,7 +138,7 @@ export type Opening =
   | Statement[]
   /** Nothing: BEGIN alone. */
   | undefined
-  /** Nothing, and `work` reads nothing either: BEGIN travels with the COMMIT, one round trip in all, shared with the other such transactions that commit at the same time. */
+  /** Nothing, and `work` reads nothing either: BEGIN travels with the COMMIT, one round trip in all. */
   | null;
 
 /** A pool connection of a transaction, with the prepared statements it knows. */
@@ -185,32 +186,48 @@ class Session {
   }
 }
 
+/** What a transaction's `work` does, given its manager and what its opening read. */
+type Work<T> = (manager: EntityManager, opened: QueryResult | undefined) => Promise<T>;
+
 /**
  * A transaction in two round trips: BEGIN travels with the `opening`, and the writes `work`
- * makes with `writeAtCommit` travel with the COMMIT (with a `null` opening, one round trip,
- * `committedTogether`). Each round trip is a loopback wake-up of both sides, the main cost of a
- * short transaction here (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the
- * COMMIT succeeded, each write's `committed` gets its rows.
+ * makes with `writeAtCommit` travel with the COMMIT (with a `null` opening, one round trip).
+ * Each round trip is a loopback wake-up of both sides, the main cost of a short transaction here
+ * (docs/BENCHMARKS.md). An error rolls it back and is thrown. Once the COMMIT succeeded, each
+ * write's `committed` gets its rows.
+ *
+ * `together`: the transaction shares its messages with the others of its turn (`inTurn`). Its
+ * `work` then reads nothing but what the opening read (a `null` or a statements opening), and
+ * runs again, alone, if PostgreSQL refuses the shared transaction.
  */
-export async function compactTransaction<T>(
-  dataSource: DataSource,
-  opening: Opening,
-  work: (manager: EntityManager, opened: QueryResult | undefined) => Promise<T>,
-): Promise<T> {
+export function compactTransaction<T>(dataSource: DataSource, opening: Opening, work: Work<T>, { together = false } = {}): Promise<T> {
+  return together && opening !== undefined ? inTurn(dataSource, opening, work) : alone(dataSource, opening, work);
+}
+
+/** A manager whose writes `writeAtCommit` holds, and which reads nothing itself. */
+function managerReadingNothing(dataSource: DataSource): EntityManager {
   const runner = dataSource.createQueryRunner();
-  const holding = (opened: QueryResult | undefined) => {
-    compactTransactions.add(runner.manager);
-    return holdingWritesAtCommit(runner.manager, () => work(runner.manager, opened)).finally(() => compactTransactions.delete(runner.manager));
-  };
+  runner.query = () => Promise.reject(new Error('this transaction reads nothing but its opening: its writes travel with its COMMIT'));
+  return runner.manager;
+}
+
+/** Runs `work` with `manager`, holding its writes for the COMMIT. */
+function holding<T>(manager: EntityManager, work: Work<T>, opened: QueryResult | undefined): Promise<{ value: T; writes: HeldWrite[] }> {
+  compactTransactions.add(manager);
+  return holdingWritesAtCommit(manager, () => work(manager, opened)).finally(() => compactTransactions.delete(manager));
+}
+
+/** One transaction on a connection of its own. */
+async function alone<T>(dataSource: DataSource, opening: Opening, work: Work<T>): Promise<T> {
   if (opening === null) {
-    runner.query = () => Promise.reject(new Error('this transaction reads nothing: its BEGIN travels with its COMMIT'));
-    const { value, writes } = await holding(undefined);
-    if (writes.length > 0) await committedTogether(dataSource, writes);
+    const { value, writes } = await holding(managerReadingNothing(dataSource), work, undefined);
+    if (writes.length > 0) committed(writes, await inOneMessage(dataSource, writes));
     return value;
   }
+  const runner = dataSource.createQueryRunner();
   const session = await Session.open(runner);
   try {
-    const { value, writes } = await holding((await session.send(opening ?? [], ['BEGIN'], [])).at(-1));
+    const { value, writes } = await holding(runner.manager, work, (await session.send(opening ?? [], ['BEGIN'], [])).at(-1));
     committed(writes, await session.send(writes, [], ['COMMIT']));
     return value;
   } catch (error) {
@@ -239,54 +256,101 @@ async function inOneMessage(dataSource: DataSource, writes: HeldWrite[]): Promis
   }
 }
 
-/** A write-only transaction waiting for the message it shares with the others of its turn. */
-interface WaitingCommit {
-  writes: HeldWrite[];
-  resolve(): void;
+/** A transaction waiting for the messages it shares with the others of its turn. */
+interface Member {
+  opening: Statement[] | null;
+  /** Bound to its caller's context (span, correlation id, store). */
+  work: Work<unknown>;
+  resolve(value: unknown): void;
   reject(error: unknown): void;
 }
 
-/** The write-only transactions of each data source waiting for this turn's message. */
-const waitingCommits = new WeakMap<DataSource, WaitingCommit[]>();
+/** The transactions of each data source waiting for this turn's messages. */
+const turns = new WeakMap<DataSource, Member[]>();
 
 /**
- * Commits the writes of a write-only transaction together with those of the others that reach
- * their COMMIT in the same turn of the event loop: one message, one round trip and one commit
- * for all of them (under load, the requests read from the sockets in one turn), alone at any
- * other time. If the shared transaction fails, each is committed again alone, so a transaction
- * that cannot commit fails only itself.
+ * Runs a transaction with the others that begin in the same turn of the event loop (under load,
+ * the requests read from the sockets together): BEGIN travels with all their openings, their
+ * works run in turn, and all their writes travel with one COMMIT; one message in all when none
+ * reads. Two round trips and one commit for the turn, instead of as many as there are
+ * transactions; alone at any other time. A work that throws fails only its own transaction,
+ * whose writes are dropped. If PostgreSQL refuses the shared transaction, each of the others
+ * runs again alone, so a transaction that cannot commit fails only itself; if its COMMIT goes
+ * unanswered (the connection lost), each fails, as it would alone.
  */
-function committedTogether(dataSource: DataSource, writes: HeldWrite[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const waiting = waitingCommits.get(dataSource) ?? [];
-    waitingCommits.set(dataSource, waiting);
-    if (waiting.push({ writes, resolve, reject }) === 1) {
+function inTurn<T>(dataSource: DataSource, opening: Statement[] | null, work: Work<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const turn = turns.get(dataSource) ?? [];
+    turns.set(dataSource, turn);
+    const member: Member = { opening, work: AsyncLocalStorage.bind(work), resolve: resolve as (value: unknown) => void, reject };
+    if (turn.push(member) === 1) {
       setImmediate(() => {
-        waitingCommits.delete(dataSource);
-        void commitTogether(dataSource, waiting);
+        turns.delete(dataSource);
+        void runTurn(dataSource, turn);
       });
     }
   });
 }
 
-async function commitTogether(dataSource: DataSource, transactions: WaitingCommit[]): Promise<void> {
-  const settle = ({ writes, resolve, reject }: WaitingCommit, results: QueryResult[]) => {
+/** A member whose work ran: its value and the writes it holds for the shared COMMIT. */
+interface Ran {
+  member: Member;
+  value: unknown;
+  writes: HeldWrite[];
+}
+
+async function runTurn(dataSource: DataSource, members: Member[]): Promise<void> {
+  const runAlone = ({ opening, work, resolve, reject }: Member) => alone(dataSource, opening, work).then(resolve, reject);
+  if (members.length === 1) return runAlone(members[0]);
+  const ran: Ran[] = [];
+  const settled = new Set<Member>();
+  let results: QueryResult[] | undefined;
+  const session = await Session.open(dataSource.createQueryRunner()).catch(() => undefined);
+  if (session) {
+    let committing = false;
     try {
-      committed(writes, results);
-      resolve();
+      const reads = members.some(({ opening }) => opening !== null);
+      const opened = reads ? await session.send(members.flatMap(({ opening }) => opening ?? []), ['BEGIN'], []) : [];
+      let position = 0;
+      for (const member of members) {
+        const read = member.opening === null ? undefined : opened.slice(position, (position += member.opening.length)).at(-1);
+        try {
+          ran.push({ member, ...(await holding(managerReadingNothing(dataSource), member.work, read)) });
+        } catch (error) {
+          settled.add(member);
+          member.reject(error);
+        }
+      }
+      committing = true;
+      results = await session.send(ran.flatMap(({ writes }) => writes), reads ? [] : ['BEGIN'], ['COMMIT']);
     } catch (error) {
-      reject(error);
-    }
-  };
-  if (transactions.length > 1) {
-    const results = await inOneMessage(dataSource, transactions.flatMap(({ writes }) => writes)).catch(() => undefined);
-    if (results) {
-      let start = 0;
-      for (const transaction of transactions) settle(transaction, results.slice(start, (start += transaction.writes.length)));
-      return;
+      await session.failed();
+      // A COMMIT without PostgreSQL's answer may have committed: running the commands again
+      // could apply them twice, so each fails as it would alone.
+      if (committing && !(error instanceof DatabaseError)) {
+        for (const { member } of ran) {
+          settled.add(member);
+          member.reject(error);
+        }
+      }
+    } finally {
+      await session.release();
     }
   }
-  await Promise.all(transactions.map((transaction) => inOneMessage(dataSource, transaction.writes).then((results) => settle(transaction, results), transaction.reject)));
+  if (results === undefined) {
+    await Promise.all(members.filter((member) => !settled.has(member)).map(runAlone));
+    return;
+  }
+  let start = 0;
+  for (const { member, value, writes } of ran) {
+    const own = results.slice(start, (start += writes.length));
+    try {
+      committed(writes, own);
+      member.resolve(value);
+    } catch (error) {
+      member.reject(error);
+    }
+  }
 }
 
 /**

@@ -108,21 +108,50 @@ describe('event store (PostgreSQL and Kafka)', () => {
     await expect(compactTransaction(dataSource, null, (manager) => manager.query('SELECT 1'))).rejects.toThrow(/reads nothing/);
   });
 
-  it('commits the write-only transactions of one turn together, and one that cannot commit fails only itself', async () => {
+  it('runs the transactions of one turn together, and one that fails, in its work or at the commit, fails only itself', async () => {
     await dataSource.query(`CREATE TABLE together (id text PRIMARY KEY, tx bigint NOT NULL)`);
-    const writeOnly = (id: string) =>
-      compactTransaction(dataSource, null, async (manager) => {
-        await writeAtCommit(manager, `INSERT INTO together VALUES ($1, txid_current()) RETURNING id`, [id], (rows) => expect(rows).toEqual([{ id }]));
-        return id;
-      });
-    await expect(Promise.all(['a', 'b', 'c'].map(writeOnly))).resolves.toEqual(['a', 'b', 'c']);
-    const [{ transactions }] = await dataSource.query(`SELECT count(DISTINCT tx)::int AS transactions FROM together`);
-    expect(transactions).toBe(1);
+    const reading = [{ statement: `SELECT txid_current()::text AS tx`, params: [] }];
+    const inTurn = (id: string, opening: typeof reading | null, refuse = false) =>
+      compactTransaction(
+        dataSource,
+        opening,
+        async (manager, opened) => {
+          if (refuse) throw new Error(`${id} refused`);
+          await writeAtCommit(manager, `INSERT INTO together VALUES ($1, txid_current()) RETURNING id`, [id], (rows) => expect(rows).toEqual([{ id }]));
+          return opened?.rows[0].tx ?? id;
+        },
+        { together: true },
+      );
+    const transactions = async () => (await dataSource.query(`SELECT count(DISTINCT tx)::int AS n FROM together`))[0].n;
 
-    // 'a' exists: the shared transaction fails, and each is committed again alone.
-    const outcomes = await Promise.allSettled(['d', 'a', 'e'].map(writeOnly));
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(await dataSource.query(`SELECT id FROM together ORDER BY id`)).toEqual(['a', 'b', 'c', 'd', 'e'].map((id) => ({ id })));
+    // Write-only transactions: one message, one commit.
+    await expect(Promise.all(['a', 'b', 'c'].map((id) => inTurn(id, null)))).resolves.toEqual(['a', 'b', 'c']);
+    expect(await transactions()).toBe(1);
+
+    // With openings, and one whose work refuses: the others share one transaction, and read in it.
+    const outcomes = await Promise.allSettled([inTurn('d', reading), inTurn('x', reading, true), inTurn('e', null), inTurn('f', reading)]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('x refused');
+    const [d, , , f] = outcomes.map((outcome) => (outcome as PromiseFulfilledResult<string>).value);
+    expect(d).toBe(f);
+    const [{ tx }] = await dataSource.query(`SELECT tx::text FROM together WHERE id = 'e'`);
+    expect(tx).toBe(d);
+    expect(await transactions()).toBe(2);
+
+    // 'a' exists: the shared transaction fails, and each of them runs again alone.
+    const again = await Promise.allSettled([inTurn('g', reading), inTurn('a', null), inTurn('h', null)]);
+    expect(again.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await dataSource.query(`SELECT id FROM together ORDER BY id`)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id) => ({ id })));
+  });
+
+  it('lands commands of one turn on the same stream, one after the other', async () => {
+    const stream = `counter-${randomUUID()}`;
+    await handleCommand(store, counter, stream, { add: 1 }, { idLoja: 1, newStream: true });
+    // All three read version 1 in one transaction: its commit fails, and each runs again alone.
+    await Promise.all([2, 3, 4].map((add) => handleCommand(store, counter, stream, { add }, { idLoja: 1 })));
+    const events = await store.readStream(stream);
+    expect(events.map((event) => event.streamVersion)).toEqual([1, 2, 3, 4]);
+    expect(events.reduce((total, event) => total + event.data.amount, 0)).toBe(10);
   });
 
   it('keeps reading streams on a connection that prepared the read before a migration added a column to the log', async () => {

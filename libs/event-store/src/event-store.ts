@@ -129,7 +129,9 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
    * Given a stream, the transaction opens by reading it — in the same message as BEGIN, one
    * round trip for both — and `work` gets its events. Writes made with `writeAtCommit` travel
    * with the COMMIT. A `newStream` (an id just minted) has nothing to read: `work` gets no
-   * events and reads nothing, and the whole transaction is one round trip.
+   * events, and the whole transaction is one round trip. Given a stream, `work` reads nothing
+   * else and runs with the other commands of its turn, in one transaction
+   * (`compactTransaction`'s `together`): it may run again, alone.
    *
    * It is the command's span (`append <event types>` once it appended): the events it writes
    * carry that span's `traceparent`, so the relay's publishing continues from it.
@@ -144,11 +146,16 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
   private async inTransaction<T, S extends E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, opening: Opening): Promise<T> {
     let wroteOutbox = false;
     try {
-      const value = await compactTransaction(this.dataSource, opening, async (manager, read) => {
-        const result = await work(manager, (read?.rows ?? []).map((row: EventRow) => fromRow<S>(row)));
-        wroteOutbox = this.outboxWriters.has(manager);
-        return result;
-      });
+      const value = await compactTransaction(
+        this.dataSource,
+        opening,
+        async (manager, read) => {
+          const result = await work(manager, (read?.rows ?? []).map((row: EventRow) => fromRow<S>(row)));
+          wroteOutbox = this.outboxWriters.has(manager);
+          return result;
+        },
+        { together: opening !== undefined },
+      );
       if (wroteOutbox) for (const listener of this.outboxListeners) listener();
       return value;
     } catch (error) {
