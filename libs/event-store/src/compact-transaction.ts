@@ -302,54 +302,53 @@ interface Ran {
 async function runTurn(dataSource: DataSource, members: Member[]): Promise<void> {
   const runAlone = ({ opening, work, resolve, reject }: Member) => alone(dataSource, opening, work).then(resolve, reject);
   if (members.length === 1) return runAlone(members[0]);
-  const ran: Ran[] = [];
   const settled = new Set<Member>();
-  let results: QueryResult[] | undefined;
   const session = await Session.open(dataSource.createQueryRunner()).catch(() => undefined);
-  if (session) {
-    let committing = false;
-    try {
-      const reads = members.some(({ opening }) => opening !== null);
-      const opened = reads ? await session.send(members.flatMap(({ opening }) => opening ?? []), ['BEGIN'], []) : [];
-      let position = 0;
-      for (const member of members) {
-        const read = member.opening === null ? undefined : opened.slice(position, (position += member.opening.length)).at(-1);
-        try {
-          ran.push({ member, ...(await holding(managerReadingNothing(dataSource), member.work, read)) });
-        } catch (error) {
-          settled.add(member);
-          member.reject(error);
-        }
-      }
-      committing = true;
-      results = await session.send(ran.flatMap(({ writes }) => writes), reads ? [] : ['BEGIN'], ['COMMIT']);
-    } catch (error) {
-      await session.failed();
-      // A COMMIT without PostgreSQL's answer may have committed: running the commands again
-      // could apply them twice, so each fails as it would alone.
-      if (committing && !(error instanceof DatabaseError)) {
-        for (const { member } of ran) {
-          settled.add(member);
-          member.reject(error);
-        }
-      }
-    } finally {
-      await session.release();
-    }
-  }
-  if (results === undefined) {
+  const shared = session && (await inOneTransaction(session, dataSource, members, settled).finally(() => session.release()));
+  if (!shared) {
     await Promise.all(members.filter((member) => !settled.has(member)).map(runAlone));
     return;
   }
   let start = 0;
-  for (const { member, value, writes } of ran) {
-    const own = results.slice(start, (start += writes.length));
+  for (const { member, value, writes } of shared.ran) {
+    const own = shared.results.slice(start, (start += writes.length));
     try {
       committed(writes, own);
       member.resolve(value);
     } catch (error) {
       member.reject(error);
     }
+  }
+}
+
+/**
+ * The turn's transaction on `session`: the members whose work ran, with the results of their
+ * writes, once it committed; nothing if it failed. The members it fails for good (their work
+ * threw, or their COMMIT went unanswered) it rejects and adds to `settled`.
+ */
+async function inOneTransaction(session: Session, dataSource: DataSource, members: Member[], settled: Set<Member>): Promise<{ ran: Ran[]; results: QueryResult[] } | undefined> {
+  const ran: Ran[] = [];
+  const fail = (member: Member, error: unknown) => {
+    settled.add(member);
+    member.reject(error);
+  };
+  let committing = false;
+  try {
+    const reads = members.some(({ opening }) => opening !== null);
+    const opened = reads ? await session.send(members.flatMap(({ opening }) => opening ?? []), ['BEGIN'], []) : [];
+    let position = 0;
+    for (const member of members) {
+      const read = member.opening === null ? undefined : opened.slice(position, (position += member.opening.length)).at(-1);
+      await holding(managerReadingNothing(dataSource), member.work, read).then((held) => ran.push({ member, ...held }), (error) => fail(member, error));
+    }
+    committing = true;
+    return { ran, results: await session.send(ran.flatMap(({ writes }) => writes), reads ? [] : ['BEGIN'], ['COMMIT']) };
+  } catch (error) {
+    await session.failed();
+    // A COMMIT PostgreSQL did not answer may have committed, and a command run a second time
+    // would apply twice: each fails, as it would alone.
+    if (committing && !(error instanceof DatabaseError)) for (const { member } of ran) fail(member, error);
+    return undefined;
   }
 }
 
