@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { OPENAPI_EXTENSIONS, PROBLEM_CONTENT_TYPE, problemTitle } from '@trilha/http';
+import { BODY_LIMITS, MAX_LISTED_ERRORS, OPENAPI_EXTENSIONS, PROBLEM_CONTENT_TYPE, problemTitle } from '@trilha/http';
 
 const PROBLEM_SCHEMA = 'Problema';
 
@@ -30,9 +30,11 @@ const problemSchema = {
     instance: { type: 'string', description: 'O caminho da requisição.' },
     erros: {
       type: 'array',
-      description: 'Em respostas 400: cada campo inválido e o porquê.',
+      description: `Em respostas 400 de validação: os primeiros ${MAX_LISTED_ERRORS} campos inválidos e o porquê.`,
+      maxItems: MAX_LISTED_ERRORS,
       items: { type: 'object', required: ['campo', 'mensagem'], properties: { campo: { type: 'string' }, mensagem: { type: 'string' } } },
     },
+    totalErros: { type: 'integer', minimum: 1, description: 'Com `erros`: quantos campos inválidos há ao todo.' },
   },
 };
 
@@ -40,7 +42,7 @@ const integerHeader = (description: string) => ({ description, schema: { type: '
 
 /** Why each status can be answered, as the document says it. */
 const WHY: Record<number, string> = {
-  400: 'Requisição inválida: `erros` nomeia cada campo e o porquê.',
+  400: `Requisição inválida: \`erros\` nomeia os primeiros ${MAX_LISTED_ERRORS} campos e o porquê, \`totalErros\` conta todos. Também um corpo que passa de ${BODY_LIMITS.depth} níveis aninhados, ${BODY_LIMITS.values.toLocaleString('pt-BR')} valores (campos e itens de listas) ou ${BODY_LIMITS.keysPerObject} campos num objeto.`,
   401: 'Token (ou X-Admin-Key) ausente, inválido, expirado ou revogado.',
   403: 'Requisição que não chegou por HTTPS (atrás de um proxy que termina o TLS).',
   404: 'Recurso inexistente ou de outra loja.',

@@ -5,9 +5,14 @@ export interface ProblemDocument {
   status: number;
   detail: string;
   instance: string;
-  /** Validation errors (400): every invalid field. */
+  /** Validation errors (400): the first MAX_LISTED_ERRORS invalid fields. */
   erros?: { campo: string; mensagem: string }[];
+  /** With `erros`: how many invalid fields there are in all. */
+  totalErros?: number;
 }
+
+/** Invalid fields a problem lists: enough to fix a request, never a document larger than the request. */
+export const MAX_LISTED_ERRORS = 100;
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -34,7 +39,7 @@ export function problemTitle(status: number): string {
 }
 
 export function problem(status: number, detail: string, instance: string, erros?: ProblemDocument['erros']): ProblemDocument {
-  return { type: problemType(status), title: problemTitle(status), status, detail, instance, ...(erros && { erros }) };
+  return { type: problemType(status), title: problemTitle(status), status, detail, instance, ...(erros && { erros: erros.slice(0, MAX_LISTED_ERRORS), totalErros: erros.length }) };
 }
 
 /** Writes a problem document on a Fastify reply. */
