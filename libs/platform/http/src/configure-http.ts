@@ -1,7 +1,7 @@
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { requestLogHook, traceRequestHook } from '@trilha/observability';
+import { LISTENER_TIMEOUTS, listenerTimeoutOptions, requestLogHook, traceRequestHook } from '@trilha/observability';
 import { acceptJsonBodies, MAX_BODY_BYTES } from './json-body';
 import { ProblemDetailsFilter } from './problem.filter';
 import { problem, sendProblem } from './problem';
@@ -13,14 +13,39 @@ export const API_PREFIX = 'v1';
 export const ALL_INTERFACES = '::';
 
 /**
+ * What a TLS listener speaks: TLS 1.2 with forward-secret key exchange (ECDHE) and authenticated
+ * encryption (AES-GCM, ChaCha20-Poly1305) only, and TLS 1.3 with its own three suites.
+ */
+export const TLS_PROTOCOL = {
+  minVersion: 'TLSv1.2',
+  ciphers: [
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'TLS_AES_128_GCM_SHA256',
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+  honorCipherOrder: true,
+} as const;
+
+/**
  * The HTTP server every Trilha service runs Nest on: Fastify, whose router and request
  * pipeline cost a fraction of Express's (on a bare micro-benchmark, over three times the
- * requests a second). `https` for a TLS listener; `trustProxy` names the proxies whose
- * `X-Forwarded-*` headers are believed (comma-separated addresses, CIDRs or `loopback`).
+ * requests a second), with LISTENER_TIMEOUTS. `https` for a TLS listener (TLS_PROTOCOL);
+ * `trustProxy` names the proxies whose `X-Forwarded-*` headers are believed (comma-separated
+ * addresses, CIDRs or `loopback`).
  */
 export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; trustProxy?: string } = {}): FastifyAdapter {
   return new FastifyAdapter({
-    ...(options.https && { https: options.https }),
+    // Node's server options: Fastify hands `https` to https.createServer, `http` to http.createServer.
+    ...(options.https ? { https: { ...options.https, ...TLS_PROTOCOL, ...listenerTimeoutOptions } } : { http: listenerTimeoutOptions }),
+    requestTimeout: LISTENER_TIMEOUTS.request,
+    keepAliveTimeout: LISTENER_TIMEOUTS.keepAlive,
+    connectionTimeout: LISTENER_TIMEOUTS.idle,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: MAX_BODY_BYTES,
     // Path parameters are checked by each route (a 400 naming the field), not cut at 100 characters.

@@ -3,3 +3,4 @@ export * from './request-context';
 export * from './logging';
 export * from './logged-url';
 export * from './ops-server';
+export * from './listener-timeouts';

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, register } from 'prom-client';
+import { LISTENER_TIMEOUTS, listenerTimeoutOptions } from './listener-timeouts';
 
 export type ReadinessCheck = () => Promise<void>;
 
@@ -16,7 +17,7 @@ export interface ReadinessChecks {
 /**
  * The internal operations port: `/healthz` (alive), `/readyz` (what every dependency answered,
  * within 2 s each: `ready`, `degraded` or `not ready`) and `/metrics` (Prometheus text). Never
- * exposed on the public port.
+ * exposed on the public port. Its clients get LISTENER_TIMEOUTS like every other listener's.
  */
 export async function startOpsServer(port: number, checks: ReadinessChecks): Promise<Server> {
   collectDefaultMetrics({ register });
@@ -31,7 +32,7 @@ export async function startOpsServer(port: number, checks: ReadinessChecks): Pro
         }
       }),
     );
-  const server = createServer(async (request, response) => {
+  const server = createServer(listenerTimeoutOptions, async (request, response) => {
     const send = (status: number, type: string, body: string) => {
       response.writeHead(status, { 'Content-Type': type });
       response.end(body);
@@ -46,6 +47,7 @@ export async function startOpsServer(port: number, checks: ReadinessChecks): Pro
     }
     send(404, 'application/json', '{"status":"not found"}');
   });
+  server.setTimeout(LISTENER_TIMEOUTS.idle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, resolve);
