@@ -47,13 +47,16 @@ export function stackPorts(base) {
 /** Secrets of a local stack: generated once per data directory, reused after. */
 function localSecrets(dataDir) {
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'));
+  const existing = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const secrets = {
     adminApiKey: `adm_${randomBytes(18).toString('base64url')}`,
     tokenSigningSecret: randomBytes(48).toString('base64url'),
     internalApiToken: randomBytes(32).toString('base64url'),
+    webhookSecretKeys: `local1:${randomBytes(32).toString('base64')}`,
+    ...existing,
   };
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  // A data directory from before a secret existed gets it once, and keeps the others.
+  if (Object.keys(secrets).length > Object.keys(existing).length) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
@@ -102,6 +105,7 @@ function serviceEnvironments({ infra, zipkin, ports, secrets, tls, logLevel, web
         DATABASE_POOL_SIZE: '20',
         WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
         WEBHOOK_CA_FILE: tls.cert,
+        WEBHOOK_SECRET_KEYS: secrets.webhookSecretKeys,
         ...webhookSettings,
       });
     }

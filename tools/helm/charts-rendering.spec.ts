@@ -70,6 +70,7 @@ describe('helm template', () => {
     ['global.internalApiToken', 'INTERNAL_API_TOKEN is required: set global.internalApiToken (or global.existingSecret)'],
     ['api-gateway.redis.url', 'REDIS_URL is required: set api-gateway.redis.url (or api-gateway.redis.existingSecret)'],
     ['api-gateway.tokenSigningSecret', 'TOKEN_SIGNING_SECRET is required: set api-gateway.tokenSigningSecret (or global.existingSecret)'],
+    ['delivery-service.webhooks.secretKeys', 'WEBHOOK_SECRET_KEYS is required: set delivery-service.webhooks.secretKeys (or global.existingSecret)'],
   ])('without %s fails saying so', (value, message) => {
     expect(charts().renderError(UMBRELLA, { values: ['ci/minimal-values.yaml'], set: { [value]: '' } })).toContain(message);
   });
@@ -110,6 +111,7 @@ describe('values.schema.json', () => {
     [UMBRELLA, 'global.kafka.tls.ca.secret', 'kafka-ca', "additional properties 'secret' not allowed"],
     ['delivery-service', 'webhooks.retrySchedule', 'every 10s', 'retrySchedule'],
     ['delivery-service', 'webhooks.disableAfter', '5 dias', 'disableAfter'],
+    ['delivery-service', 'webhooks.secretKeys', 'k1:too-short', 'secretKeys'],
   ])('of %s rejects %s', (chart, key, value, message) => {
     const error = charts().renderError(chart, { values: ['ci/minimal-values.yaml'], set: { [key]: value } });
     expect(error).toContain('values don\'t meet the specifications of the schema');

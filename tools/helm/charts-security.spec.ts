@@ -13,6 +13,8 @@ import { SERVICE_CHARTS, UMBRELLA, type K8sObject } from './helm';
 import { chartsForTestFile, named, ofKind, pods, selects } from './rendered-charts.fixture';
 
 const { charts, scenario, allScenarios } = chartsForTestFile();
+/** delivery-service.webhooks.secretKeys of the ci/*-values.yaml scenarios. */
+const WEBHOOK_SECRET_KEYS = 'ci1:Y2ktd2ViaG9vay1zZWNyZXQta2V5LTAxMjM0NTY3ODk=';
 
 describe('rendered objects', () => {
   const production = () => scenario(UMBRELLA, 'ci/production-values.yaml');
@@ -49,6 +51,7 @@ describe('rendered objects', () => {
     });
     const delivery = named<IDeployment>(objects, 'Deployment', 'trilha-delivery-service').spec!.template.spec!.containers[0];
     expect(delivery.env).toContainEqual({ name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'trilha-delivery-postgres', key: 'uri' } } });
+    expect(delivery.env).toContainEqual({ name: 'WEBHOOK_SECRET_KEYS', valueFrom: { secretKeyRef: { name: 'trilha-secrets', key: 'webhook-secret-keys' } } });
     // The gateway serves TLS itself: the certificate is mounted, in the migrations Job too (main.js reads it first).
     for (const template of [gateway, named<IJob>(objects, 'Job', 'trilha-api-gateway-migrations').spec!.template.spec!]) {
       expect(template.volumes).toContainEqual({ name: 'tls', secret: { secretName: 'trilha-gateway-tls' } });
@@ -62,7 +65,7 @@ describe('rendered objects', () => {
 
   it('keep the secret values in Secrets, never in the pod specs', () => {
     const objects = scenario(UMBRELLA, 'ci/production-values.yaml');
-    const secrets = ['ci-internal-token-0123456789abcdef0123', 'ci-token-signing-secret-0123456789abcdef', 'ci-admin-key-0123456789', 'rediss://:secret@', 'postgresql://trilha:secret@'];
+    const secrets = ['ci-internal-token-0123456789abcdef0123', 'ci-token-signing-secret-0123456789abcdef', 'ci-admin-key-0123456789', 'rediss://:secret@', 'postgresql://trilha:secret@', WEBHOOK_SECRET_KEYS];
     for (const object of objects.filter((object) => object.kind !== 'Secret')) {
       for (const secret of secrets) expect(JSON.stringify(object)).not.toContain(secret);
     }
@@ -75,6 +78,10 @@ describe('rendered objects', () => {
       'token-signing-secret': 'ci-token-signing-secret-0123456789abcdef',
       'admin-api-key': 'ci-admin-key-0123456789',
     });
+    const deliverySecret = named<ISecret>(objects, 'Secret', 'trilha-delivery-service');
+    expect(Buffer.from(deliverySecret.data!['webhook-secret-keys'], 'base64').toString()).toBe(WEBHOOK_SECRET_KEYS);
+    const delivery = named<IDeployment>(objects, 'Deployment', 'trilha-delivery-service').spec!.template.spec!.containers[0];
+    expect(delivery.env).toContainEqual({ name: 'WEBHOOK_SECRET_KEYS', valueFrom: { secretKeyRef: { name: 'trilha-delivery-service', key: 'webhook-secret-keys' } } });
   });
 
   it('restart the pods when a secret value changes', () => {
@@ -82,6 +89,9 @@ describe('rendered objects', () => {
     const before = checksum(scenario(UMBRELLA, 'ci/minimal-values.yaml'));
     const after = checksum(scenario(UMBRELLA, 'ci/minimal-values.yaml', { set: { 'api-gateway.tokenSigningSecret': 'a-rotated-token-signing-secret-0123456789' } }));
     expect(after).not.toBe(before);
+    const deliveryChecksum = (objects: K8sObject[]) => named<IDeployment>(objects, 'Deployment', 'trilha-delivery-service').spec!.template.metadata!.annotations!['checksum/settings'];
+    const rotated = scenario(UMBRELLA, 'ci/minimal-values.yaml', { set: { 'delivery-service.webhooks.secretKeys': `k2:${Buffer.alloc(32, 7).toString('base64')}` } });
+    expect(deliveryChecksum(rotated)).not.toBe(deliveryChecksum(scenario(UMBRELLA, 'ci/minimal-values.yaml')));
   });
 
   it('let only the gateway reach the services, and the ingress controller and the test reach the gateway', () => {

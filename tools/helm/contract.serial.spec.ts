@@ -360,7 +360,11 @@ describe('the configuration the chart renders starts every service', () => {
     const tlsDir = dirname(stack.caFile);
     const rendered = await cluster(objects, {
       // As the operator created them (ci/existing-secrets-values.yaml names them).
-      'trilha-secrets': { 'internal-api-token': minimal.INTERNAL_API_TOKEN, 'token-signing-secret': minimal.TOKEN_SIGNING_SECRET },
+      'trilha-secrets': {
+        'internal-api-token': minimal.INTERNAL_API_TOKEN,
+        'token-signing-secret': minimal.TOKEN_SIGNING_SECRET,
+        'webhook-secret-keys': stack.env['delivery-service'].WEBHOOK_SECRET_KEYS,
+      },
       'trilha-postgres-app': { uri: stack.infra.databaseUrl },
       'trilha-delivery-postgres': { uri: stack.infra.databaseUrl },
       'trilha-redis': { url: stack.infra.redisUrl },

@@ -76,7 +76,7 @@ const globalSchema = obj('Shared by every Trilha chart of the release; set once 
     }),
   }),
   internalApiToken: secret('Token shared by the gateway and the services (INTERNAL_API_TOKEN), at least 32 characters.', 32),
-  existingSecret: str('Existing Secret with keys internal-api-token, token-signing-secret, admin-api-key (optional).'),
+  existingSecret: str('Existing Secret with keys internal-api-token, token-signing-secret, admin-api-key (optional), webhook-secret-keys.'),
   otel: obj('OpenTelemetry.', {
     endpoint: str('OTLP/HTTP endpoint of the traces (OTEL_EXPORTER_OTLP_ENDPOINT). Empty: not exported.'),
   }),
@@ -278,6 +278,9 @@ const webhooks = obj('Webhook delivery.', {
   retrySchedule: str('WEBHOOK_RETRY_SCHEDULE: waits before each further attempt, at most 5, e.g. 10s,1m,5m,30m,2h. Empty: the service default.', { pattern: '^$|^\\s*[0-9.]+(ms|s|m|h)(\\s*,\\s*[0-9.]+(ms|s|m|h)){0,4}\\s*$' }),
   disableAfter: str('WEBHOOK_DISABLE_AFTER: how long every attempt must fail before the webhook is deactivated, e.g. 5d. Empty: the service default.', { pattern: '^$|^\\s*[0-9.]+(ms|s|m|h|d)\\s*$' }),
   secretOverlap: str('WEBHOOK_SECRET_OVERLAP: how long the previous secret still signs after a rotation, e.g. 24h. Empty: the service default.', { pattern: '^$|^\\s*[0-9.]+(ms|s|m|h|d)\\s*$' }),
+  secretKeys: str('WEBHOOK_SECRET_KEYS (stored in the chart\'s Secret): keys the signing secrets are encrypted with at rest, id:base64(32 bytes), comma-separated; the first encrypts. Required unless global.existingSecret is set.', {
+    pattern: '^$|^\\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/_-]{43}=?\\s*(,\\s*[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/_-]{43}=?\\s*)*$',
+  }),
   allowedCidrs: list('WEBHOOK_ALLOWED_CIDRS: networks webhook URLs may resolve to although not public. Empty in production.', { type: 'string', pattern: '^[0-9a-fA-F.:]+/[0-9]+$' }),
   ca: fileSource('WEBHOOK_CA_FILE: CA bundle (PEM) trusted for webhook TLS besides the system CAs.'),
 });

@@ -78,6 +78,20 @@ describe('POST /webhook/novo (docs/API.md section 7)', () => {
     expect(receiver.requests('/x')).toEqual([]);
   });
 
+  it('refuses the IPv6 forms of loopback and metadata addresses, writing nothing', async () => {
+    const loja = await createStore();
+    // IPv4-compatible, IPv4-mapped, IPv4-translated, NAT64, 6to4 and Teredo forms of 127.0.0.1 and 169.254.169.254.
+    for (const url of [
+      'https://[::7f00:1]/hook', 'https://[::a9fe:a9fe]/hook', 'https://[::ffff:a9fe:a9fe]/hook', 'https://[::ffff:0:7f00:1]/hook',
+      'https://[64:ff9b::a9fe:a9fe]/hook', 'https://[64:ff9b:1::a9fe:a9fe]/hook', 'https://[2002:7f00:1::]/hook', 'https://[2001:0:a9fe:a9fe::]/hook',
+    ]) {
+      const response = await api('POST', '/webhook/novo', { token: loja.token, body: { url } });
+      expectInvalid(response, 'url');
+      expect(response.body.detail).toMatch(/não permitido/);
+    }
+    expectProblem(await api('GET', '/webhook', { token: loja.token }), 404);
+  });
+
   it('refuses a URL whose verification is not a 200, saying what it got', async () => {
     const loja = await createStore();
     receiver.on('/verificacao-500', () => ({ status: 500 }));

@@ -24,7 +24,12 @@
 {{- end }}
 
 {{- define "delivery-service.secretSettings" -}}
-[]
+- env: WEBHOOK_SECRET_KEYS
+  key: webhook-secret-keys
+  value: {{ .Values.webhooks.secretKeys | quote }}
+  existingSecret: {{ .Values.global.existingSecret | quote }}
+  existingSecretKey: webhook-secret-keys
+  hint: delivery-service.webhooks.secretKeys (or global.existingSecret)
 {{- end }}
 
 {{/* The extra CAs trusted for webhook TLS (webhooks.ca), mounted as a file: WEBHOOK_CA_FILE. */}}

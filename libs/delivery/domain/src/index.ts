@@ -1,5 +1,6 @@
 export * from './agenda';
 export * from './assinatura';
+export * from './chaveiro';
 export * from './endereco';
 export * from './entrega';
 export * from './eventos';

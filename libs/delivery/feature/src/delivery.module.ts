@@ -3,6 +3,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AtivarWebhookHandler } from './ativar-webhook/ativar-webhook.handler';
 import { AtivarWebhookHttpController } from './ativar-webhook/ativar-webhook.http.controller';
+import { CifrarSegredosAoIniciar } from './cifrar-segredos/cifrar-segredos';
 import { ConsultarWebhookHttpController } from './consultar-webhook/consultar-webhook.http.controller';
 import { Despachante, LEASE_MS } from './despachar-entregas/despachante';
 import { EntregasDevidas } from './despachar-entregas/entregas-devidas';
@@ -66,7 +67,7 @@ class WebhookSendingModule {
       providers: [
         { provide: DELIVERY_OPTIONS, useValue: options },
         { provide: EnderecoGuard, useFactory: () => new EnderecoGuard(options.redesPermitidas, options.servidoresDns, nomesLocais()) },
-        { provide: WebhookClient, useFactory: (guard: EnderecoGuard) => new WebhookClient(guard, options.caExtra), inject: [EnderecoGuard] },
+        { provide: WebhookClient, useFactory: (guard: EnderecoGuard) => new WebhookClient(guard, options.chaveiro, options.caExtra), inject: [EnderecoGuard] },
       ],
       exports: [DELIVERY_OPTIONS, EnderecoGuard, WebhookClient],
     };
@@ -85,6 +86,7 @@ export class DeliveryModule {
       imports: [WebhookSendingModule.register(options), DeliveryHttpModule],
       controllers: [LojasConhecidasERemocaoDoAplicativoMessageController, RegistrarNotificacaoMessageController],
       providers: [
+        CifrarSegredosAoIniciar,
         {
           provide: EntregasDevidas,
           useFactory: (dataSource: DataSource) => new EntregasDevidas(dataSource, options.agendaMs, LEASE_MS, options.desativarAposMs),

@@ -1,4 +1,5 @@
 export * from './delivery.module';
+export { cifrarSegredos } from './cifrar-segredos/cifrar-segredos';
 export { deliveryOptions, deliverySettings, type DeliveryOptions } from './shared/delivery.options';
 export { LojasConhecidas1732000000200 } from './migrations/1732000000200-lojas-conhecidas';
 export { WebhooksEntregasFila1732000000300 } from './migrations/1732000000300-webhooks-entregas-fila';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { kafkaConnection, loadConfigOrExit, platformSettings, port, serviceConfigSchema, type KafkaConnection } from '@trilha/config';
 import type { Projection, ServiceDatabase } from '@trilha/event-store';
 import { ALL_INTERFACES, configureHttp, httpAdapter, InternalCallerGuard } from '@trilha/http';
-import { runService } from './run-service';
+import { runService, type ServiceCommand } from './run-service';
 
 export const internalServiceSettings = {
   ...platformSettings,
@@ -38,6 +38,8 @@ export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServ
   consumerFetchMinBytes?: number;
   /** Inline projections of its own events, for `main.js rebuild-projections`. */
   projections?: Projection[];
+  /** Its own commands (`main.js <name>`), given its validated configuration. */
+  commands?(config: InternalServiceConfig & z.infer<S>): Record<string, ServiceCommand>;
   /** Routes outside /v1 (the public tracking page). */
   prefixExclude?: (string | RouteInfo)[];
 }
@@ -53,6 +55,7 @@ export async function runInternalService<S extends z.ZodObject = typeof internal
     kafka,
     opsPort: config.OPS_PORT,
     projections: spec.projections,
+    commands: spec.commands?.(config),
     consumer: spec.consumes
       ? { groupId: spec.name, fromBeginning: true, partitions: spec.consumerPartitions, fetchMinBytes: spec.consumerFetchMinBytes }
       : undefined,

@@ -11,6 +11,12 @@ import { createTopics } from './create-topics';
 import { keepConsumerRunning } from './keep-consumer-running';
 import { kafkaReachability } from './kafka-reachability';
 
+/**
+ * A maintenance command of one service, `main.js <name> [arg…]`: it gets the service's database
+ * (its schema), its arguments, and where to write its progress lines; then the process exits.
+ */
+export type ServiceCommand = (dataSource: DataSource, args: string[], progress: (line: string) => void) => Promise<void>;
+
 export interface ServiceSpec {
   name: string;
   database: ServiceDatabase;
@@ -26,6 +32,8 @@ export interface ServiceSpec {
   consumer?: { groupId: string; fromBeginning: boolean; partitions?: number; fetchMinBytes?: number };
   /** Inline projections of the service's own events, for `main.js rebuild-projections`. */
   projections?: Projection[];
+  /** The service's own commands, by name. */
+  commands?: Record<string, ServiceCommand>;
   /** Starts serving requests, if the service has a public port. */
   listen?(app: INestApplication): Promise<void>;
 }
@@ -34,7 +42,8 @@ export interface ServiceSpec {
  * The life of every service process: `main.js migrate` applies the migrations and exits;
  * `main.js rebuild-projections [name…]` rebuilds read models from the event log and exits;
  * `main.js parked list [--all]` and `main.js parked replay [id…]` show and replay the Kafka
- * messages the service's consumers parked; otherwise the app initialises, then its Kafka consumers
+ * messages the service's consumers parked; `main.js <command>` runs one of the service's own
+ * `commands` and exits; otherwise the app initialises, then its Kafka consumers
  * start (never before the app is ready; while Kafka does not answer, in the background, until it
  * does), then its ports open. SIGTERM and SIGINT close everything in reverse order.
  */
@@ -50,6 +59,11 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   }
   if (process.argv[2] === 'parked') {
     await parkedCommand(spec, process.argv.slice(3));
+    return;
+  }
+  const command = spec.commands?.[process.argv[2]];
+  if (command) {
+    await runCommand(spec, command, process.argv.slice(3));
     return;
   }
   const started = Date.now();
@@ -144,6 +158,15 @@ export function main(run: () => Promise<void>): void {
     process.stderr.write(`${JSON.stringify({ level: 'fatal', msg: 'start-up failed', error: error.message, stack: error.stack })}\n`);
     process.exit(1);
   });
+}
+
+async function runCommand(spec: ServiceSpec, command: ServiceCommand, args: string[]): Promise<void> {
+  const dataSource = await new DataSource(dataSourceOptions(spec.database)).initialize();
+  try {
+    await command(dataSource, args, (line) => process.stderr.write(`${spec.name}: ${line}\n`));
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 async function rebuild(spec: ServiceSpec, names: string[]): Promise<void> {

@@ -1,21 +1,23 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { flagsComPadrao, gerarSegredo } from '@trilha/delivery-domain';
 import { novoId } from '@trilha/ids';
-import { travarLojas, VerificacaoUrl, webhookComSaude, webhookResponse, type WebhookCadastradoResponse } from '../shared';
+import { DELIVERY_OPTIONS, travarLojas, VerificacaoUrl, webhookComSaude, webhookResponse, type DeliveryOptions, type WebhookCadastradoResponse } from '../shared';
 import type { RegistrarWebhookRequest } from './registrar-webhook.request';
 
 /**
  * POST /webhook/novo (docs/API.md section 7): the URL passes the verification
  * (VerificacaoUrl), then the store's registration is replaced by an active one with a new
- * secret and a fresh health; until then nothing is written.
+ * secret (stored encrypted, shown only in this answer) and a fresh health; until then nothing is
+ * written.
  */
 @Injectable()
 export class RegistrarWebhookHandler {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly verificacao: VerificacaoUrl,
+    @Inject(DELIVERY_OPTIONS) private readonly options: DeliveryOptions,
   ) {}
 
   async execute(idLoja: number, pedido: RegistrarWebhookRequest): Promise<WebhookCadastradoResponse> {
@@ -29,7 +31,7 @@ export class RegistrarWebhookHandler {
            segredo = EXCLUDED.segredo, criado_em = EXCLUDED.criado_em, ativo = true, motivo_desativacao = NULL, desativado_em = NULL,
            segredo_anterior = NULL, segredo_anterior_ate = NULL, ultima_entrega = NULL, ultima_falha = NULL, ultimo_erro = NULL,
            falhas_seguidas = 0, falhando_desde = NULL`,
-        [idLoja, novoId(), url.href, JSON.stringify(flagsComPadrao(pedido)), segredo, new Date()],
+        [idLoja, novoId(), url.href, JSON.stringify(flagsComPadrao(pedido)), this.options.chaveiro.cifrar(segredo), new Date()],
       );
       // A new endpoint starts with a health of its own.
       await manager.query(`DELETE FROM tentativas_por_hora WHERE id_loja = $1`, [idLoja]);

@@ -8,7 +8,7 @@ import { travarLojas, DELIVERY_OPTIONS, type DeliveryOptions, type SegredoRotaci
  * POST /webhook/segredo/rotacionar: a new secret signs from now on; the current one keeps
  * signing beside it for WEBHOOK_SECRET_OVERLAP, so a receiver still configured with it goes on
  * verifying. A second rotation within the overlap drops the oldest secret at once: only the two
- * newest sign.
+ * newest sign. The new secret is stored encrypted (WEBHOOK_SECRET_KEYS) and shown only in the answer.
  */
 @Injectable()
 export class RotacionarSegredoHandler {
@@ -24,7 +24,7 @@ export class RotacionarSegredoHandler {
       const [linhas]: [{ criado_em: Date; segredo_anterior_ate: Date }[], number] = await manager.query(
         `UPDATE webhooks SET segredo_anterior = segredo, segredo_anterior_ate = now() + make_interval(secs => $3), segredo = $2
          WHERE id_loja = $1 RETURNING now() AS criado_em, segredo_anterior_ate`,
-        [idLoja, segredo, this.options.sobreposicaoSegredoMs / 1000],
+        [idLoja, this.options.chaveiro.cifrar(segredo), this.options.sobreposicaoSegredoMs / 1000],
       );
       const [webhook] = linhas;
       if (!webhook) throw new NotFoundException('A loja não tem webhook cadastrado.');

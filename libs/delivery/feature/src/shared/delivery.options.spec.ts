@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import { Chaveiro } from '@trilha/delivery-domain';
 import { deliverySettings } from './delivery.options';
 
-const schema = z.object(deliverySettings);
+const WEBHOOK_SECRET_KEYS = `k1:${randomBytes(32).toString('base64')}`;
+/** The settings with `env` over the one required variable. */
+const schema = { parse: (env: object) => z.object(deliverySettings).parse({ WEBHOOK_SECRET_KEYS, ...env }), safeParse: (env: object) => z.object(deliverySettings).safeParse({ WEBHOOK_SECRET_KEYS, ...env }) };
 
 describe('WEBHOOK_DNS_SERVERS', () => {
   it('is a comma-separated list of ip or ip:port, empty (the system’s servers) by default', () => {
@@ -25,5 +29,21 @@ describe('WEBHOOK_DISABLE_AFTER and WEBHOOK_SECRET_OVERLAP', () => {
   it('refuse what is not a duration, naming the variable', () => {
     const result = schema.safeParse({ WEBHOOK_DISABLE_AFTER: 'cinco dias', WEBHOOK_SECRET_OVERLAP: '0h' });
     expect(result.error?.issues.map((issue) => issue.path[0]).sort()).toEqual(['WEBHOOK_DISABLE_AFTER', 'WEBHOOK_SECRET_OVERLAP']);
+  });
+});
+
+describe('WEBHOOK_SECRET_KEYS', () => {
+  it('is required, and a keyring whose first key encrypts', () => {
+    expect(z.object(deliverySettings).safeParse({}).error?.issues.map((issue) => issue.path[0])).toEqual(['WEBHOOK_SECRET_KEYS']);
+    const chaveiro = schema.parse({ WEBHOOK_SECRET_KEYS: `k2:${randomBytes(32).toString('base64')},${WEBHOOK_SECRET_KEYS}` }).WEBHOOK_SECRET_KEYS;
+    expect(chaveiro).toBeInstanceOf(Chaveiro);
+    expect(chaveiro.idAtual).toBe('k2');
+  });
+
+  it('refuses a malformed key, naming the variable and not the key', () => {
+    const curta = randomBytes(16).toString('base64');
+    const result = schema.safeParse({ WEBHOOK_SECRET_KEYS: `k1:${curta}` });
+    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['WEBHOOK_SECRET_KEYS'], message: expect.stringMatching(/^entry 1 is not/) })]);
+    expect(JSON.stringify(result.error?.issues)).not.toContain(curta);
   });
 });

@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { AGENDA_PADRAO, lerAgenda, lerDuracao, lerRedes, type Rede } from '@trilha/delivery-domain';
+import { AGENDA_PADRAO, Chaveiro, lerAgenda, lerChaves, lerDuracao, lerRedes, type Rede } from '@trilha/delivery-domain';
 
 /** Turns a parser's error into a configuration issue naming the variable. */
 function parsed<T>(parse: (text: string) => T) {
@@ -34,6 +34,8 @@ export const deliverySettings = {
   WEBHOOK_DISABLE_AFTER: z.string().default('5d').transform(parsed(lerDuracao)),
   /** After a secret rotation, the previous secret still signs for this long (default 24 h). */
   WEBHOOK_SECRET_OVERLAP: z.string().default('24h').transform(parsed(lerDuracao)),
+  /** Keys the webhook signing secrets are encrypted with at rest, `id:base64(32 bytes)`, comma-separated; the first encrypts, every one decrypts. */
+  WEBHOOK_SECRET_KEYS: z.string().transform(parsed((texto) => new Chaveiro(lerChaves(texto)))),
 };
 
 /** `1.1.1.1, [2606:4700::1111]:53` → the list; c-ares' own parser (`setServers`) refuses what it cannot use. */
@@ -52,6 +54,8 @@ export interface DeliveryOptions {
   agendaMs: number[];
   desativarAposMs: number;
   sobreposicaoSegredoMs: number;
+  /** Encrypts the signing secrets the database holds, and decrypts them to sign. */
+  chaveiro: Chaveiro;
   /** For the dispatcher's LISTEN connection. */
   databaseUrl: string;
 }
@@ -68,6 +72,7 @@ export function deliveryOptions(config: DeliverySettings, databaseUrl: string): 
     agendaMs: config.WEBHOOK_RETRY_SCHEDULE,
     desativarAposMs: config.WEBHOOK_DISABLE_AFTER,
     sobreposicaoSegredoMs: config.WEBHOOK_SECRET_OVERLAP,
+    chaveiro: config.WEBHOOK_SECRET_KEYS,
     databaseUrl,
   };
 }

@@ -3,7 +3,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { Agent } from 'undici';
 import { Counter, Histogram } from 'prom-client';
-import { assinarComTodos, lerRetryAfter, segredosVigentes, type Segredos } from '@trilha/delivery-domain';
+import { assinarComTodos, lerRetryAfter, segredosVigentes, type Chaveiro, type Segredos } from '@trilha/delivery-domain';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ID_LOJA, requestContext, startSpanFrom, traceparentOf } from '@trilha/observability';
 import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
@@ -13,7 +13,7 @@ export const TIMEOUT_MS = 10_000;
 /** What is read of a receiver's answer: its status decides, its body is discarded. */
 const MAX_CORPO_RESPOSTA = 64 * 1024;
 
-/** Where an attempt goes, and the secrets that sign it (two during a rotation's overlap). */
+/** Where an attempt goes, and the secrets that sign it (two during a rotation's overlap), as stored: encrypted, or in clear. */
 export interface Destino extends Segredos {
   url: string;
 }
@@ -64,7 +64,8 @@ const duracao = new Histogram({
  * against the name): no second lookup, and no connection to an address not checked.
  * One connection pool for every store (undici Agent, one pool per address, kept alive): the
  * dispatcher's caps bound how many requests run, not the pool. TLS trusts the default roots
- * plus WEBHOOK_CA_FILE.
+ * plus WEBHOOK_CA_FILE. The stored secrets are decrypted for each attempt (AES-GCM, about as long
+ * as the signature's HMAC: ~8 µs each), so no decrypted secret stays in memory beyond it.
  */
 export class WebhookClient implements OnApplicationShutdown {
   private readonly logger = new Logger(WebhookClient.name);
@@ -72,6 +73,7 @@ export class WebhookClient implements OnApplicationShutdown {
 
   constructor(
     private readonly guard: EnderecoGuard,
+    private readonly chaveiro: Chaveiro,
     caExtra: string | undefined,
   ) {
     this.agent = new Agent({
@@ -127,7 +129,12 @@ export class WebhookClient implements OnApplicationShutdown {
         'user-agent': 'Trilha-Webhooks/1.0',
         'webhook-id': idWebhook,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': assinarComTodos(segredosVigentes(destino, dataHora.getTime()), idWebhook, timestamp, corpo),
+        'webhook-signature': assinarComTodos(
+          segredosVigentes(destino, dataHora.getTime()).map((segredo) => this.chaveiro.decifrar(segredo)),
+          idWebhook,
+          timestamp,
+          corpo,
+        ),
       };
       propagation.inject(trace.setSpan(context.active(), span), headers);
       const ip = endereco.family === 6 ? `[${endereco.address}]` : endereco.address;
