@@ -13,7 +13,7 @@ import { TIMEOUT_MS, WebhookClient } from './webhook.client';
  * stopped waiting for. Each may wait 10 s on the store's URL (with its own outbound connection,
  * and no database connection), so more would only let one store pile up that waiting.
  */
-export const VERIFICACOES_POR_LOJA = 2;
+const VERIFICACOES_POR_LOJA = 2;
 
 const invalida = (mensagem: string, detail = mensagem) => new InvalidInputException([{ campo: 'url', mensagem }], detail);
 
