@@ -244,6 +244,7 @@ const gateway: ServiceChart = {
     tokenTtlSeconds: int('Token lifetime (TOKEN_TTL_SECONDS).', { minimum: 60, maximum: 86400 }),
     adminApiKey: secret('Operator key (ADMIN_API_KEY), at least 16 characters. Empty: operator routes answer 404.', 16),
     rateLimitDefaultPerMinute: int('Limit per store and minute of endpoints without their own (RATE_LIMIT_DEFAULT_PER_MINUTE).', { minimum: 1 }),
+    concurrentRequestsPerStore: int('Requests one store may have in flight to one service through one replica (CONCURRENT_REQUESTS_PER_STORE).', { minimum: 1, maximum: 128 }),
     upstreams: obj('Internal URLs of the services. Empty: http://<release>-<service>:8080.', {
       tracking: str('TRACKING_SERVICE_URL.', { pattern: '^$|^https?://' }),
       atendimento: str('ATENDIMENTO_SERVICE_URL.', { pattern: '^$|^https?://' }),

@@ -53,19 +53,29 @@ const WHY: Record<number, string> = {
   503: 'O serviço que responde a esta rota, ou seu banco de dados, está indisponível no momento.',
   504: 'O serviço que responde a esta rota demorou demais.',
 };
+/** A forwarded route's 429 also covers the requests a store may have in flight to its service (docs/API.md section 0). */
+const TOO_MANY_IN_FLIGHT =
+  'Limite de requisições do minuto excedido, ou a loja já tem o limite de requisições simultâneas em andamento no serviço desta rota; repita depois de Retry-After segundos.';
 
 function problemResponse(status: number, description: string): ResponseObject {
   const response: ResponseObject = { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: `#/components/schemas/${PROBLEM_SCHEMA}` } } } };
   if (status === 401) response.headers = { 'WWW-Authenticate': { description: '`Bearer`', schema: { type: 'string' } } };
   if (status === 429) {
     response.headers = {
-      'Retry-After': integerHeader('Segundos até o próximo minuto, quando o limite recomeça.'),
+      'Retry-After': integerHeader('Segundos até poder repetir: até o próximo minuto, quando o limite do minuto recomeça, ou até uma requisição simultânea terminar.'),
       'RateLimit-Limit': integerHeader('Requisições permitidas por minuto.'),
       'RateLimit-Remaining': integerHeader('Requisições que restam no minuto.'),
       'RateLimit-Reset': integerHeader('Segundos até o limite recomeçar.'),
     };
   }
   return response;
+}
+
+const forwarded = (operation: Operation) => operation[OPENAPI_EXTENSIONS.service] !== 'api-gateway';
+
+/** Why the operation may answer this status. */
+function why(status: number, operation: Operation): string {
+  return status === 429 && forwarded(operation) ? TOO_MANY_IN_FLIGHT : WHY[status] || problemTitle(status);
 }
 
 /** The error statuses an operation can answer, from what it is: secured, with path parameters, with a body, forwarded. */
@@ -78,7 +88,7 @@ function statusesOf(operation: Operation): number[] {
   // Every route needs its service's database (503 while it cannot be reached); a forwarded one
   // also its service (503, or 504 when it answers too late).
   statuses.push(503);
-  if (operation[OPENAPI_EXTENSIONS.service] !== 'api-gateway') statuses.push(504);
+  if (forwarded(operation)) statuses.push(504);
   return statuses;
 }
 
@@ -95,7 +105,7 @@ export function documentEveryAnswer(document: OpenAPIObject): void {
       if (typeof operation !== 'object' || !operation.responses) continue;
       for (const status of new Set([...statusesOf(operation), ...Object.keys(operation.responses).map(Number).filter((status) => status >= 400)])) {
         const declared = operation.responses[status];
-        operation.responses[status] = problemResponse(status, declared?.description || WHY[status] || problemTitle(status));
+        operation.responses[status] = problemResponse(status, declared?.description || why(status, operation));
       }
     }
   }

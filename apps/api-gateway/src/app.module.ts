@@ -38,6 +38,7 @@ export class AppModule {
             'delivery-service': config.DELIVERY_SERVICE_URL,
           },
           internalToken: config.INTERNAL_API_TOKEN,
+          concurrentRequestsPerStore: config.CONCURRENT_REQUESTS_PER_STORE,
         }),
       ],
     };

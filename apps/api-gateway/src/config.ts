@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { booleanFlag, platformSettings, port, redisUrl, serviceConfigSchema } from '@trilha/config';
 import type { ServiceDatabase } from '@trilha/event-store';
+import { CONNECTIONS_PER_SERVICE } from '@trilha/gateway-routing';
 import { Lojas1732000000100 } from '@trilha/lojas';
 
 export const gatewayConfigSchema = serviceConfigSchema({
@@ -21,6 +22,13 @@ export const gatewayConfigSchema = serviceConfigSchema({
   TRACKING_SERVICE_URL: z.url(),
   ATENDIMENTO_SERVICE_URL: z.url(),
   DELIVERY_SERVICE_URL: z.url(),
+  /**
+   * Requests one store (or client address, without a token) may have in flight to one service
+   * through this replica: 8 of its CONNECTIONS_PER_SERVICE (128), so sixteen stores must be slow
+   * at once before a request of another store waits for a connection, while 8 requests in flight
+   * still carry hundreds a second of a store's requests that the service answers in milliseconds.
+   */
+  CONCURRENT_REQUESTS_PER_STORE: z.coerce.number().int().min(1).max(CONNECTIONS_PER_SERVICE).default(8),
   /** Shared with the services: proves a forwarded call comes from the gateway. */
   INTERNAL_API_TOKEN: z.string().min(32, 'must be at least 32 characters'),
   /** Identifies this replica's consumer group for store events (each replica reads them all). */

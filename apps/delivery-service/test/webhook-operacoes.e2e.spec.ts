@@ -89,6 +89,28 @@ describe('410 Gone (Standard Webhooks): deactivation, the queue, POST /webhook/a
   });
 });
 
+describe('URL verifications at once per store', () => {
+  it('runs two of a store’s verifications at once and answers a third 429 with Retry-After, naming the limit; another store is verified meanwhile', async () => {
+    receiver.on('/verificacao-lenta', () => ({ status: 200, delayMs: 3000 }));
+    const [loja, outra] = await Promise.all([createStore(), createStore()]);
+    const registrar = () => api('POST', '/webhook/novo', { token: loja.token, body: { url: receiver.url('/verificacao-lenta') } });
+    const respostas = Promise.all([registrar(), registrar(), registrar()]);
+
+    await eventually('two verifications waiting for their answer', () => receiver.requests('/verificacao-lenta').length === 2 || undefined);
+    const inicio = Date.now();
+    await registerWebhook(outra, receiver.url('/verificacao-da-outra'));
+    expect(Date.now() - inicio).toBeLessThan(1000);
+
+    const recebidas = await respostas;
+    expect(recebidas.map((response) => response.status).sort()).toEqual([201, 201, 429]);
+    const recusada = recebidas.find((response) => response.status === 429)!;
+    expectProblem(recusada, 429);
+    expect(recusada.headers['retry-after']).toBe('10');
+    expect(recusada.body.detail).toMatch(/2 verificações de URL simultâneas/);
+    expect(receiver.requests('/verificacao-lenta')).toHaveLength(2);
+  });
+});
+
 describe('automatic deactivation after WEBHOOK_DISABLE_AFTER of failures', () => {
   it('deactivates a webhook whose every attempt failed for the period, queueing what was pending', async () => {
     receiver.on('/fora-do-ar', (request) => (isVerification(request) ? { status: 200 } : { status: 500 }));

@@ -16,6 +16,8 @@
   value: {{ .Values.tokenTtlSeconds | quote }}
 - name: RATE_LIMIT_DEFAULT_PER_MINUTE
   value: {{ .Values.rateLimitDefaultPerMinute | quote }}
+- name: CONCURRENT_REQUESTS_PER_STORE
+  value: {{ .Values.concurrentRequestsPerStore | quote }}
 - name: TRACKING_SERVICE_URL
   value: {{ include "api-gateway.upstream" (dict "context" . "url" .Values.upstreams.tracking "service" "tracking-service") | quote }}
 - name: ATENDIMENTO_SERVICE_URL

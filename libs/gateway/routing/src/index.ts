@@ -1,2 +1,3 @@
 export * from './api-catalog';
 export * from './routing.module';
+export { CONNECTIONS_PER_SERVICE } from './service-forwarder';

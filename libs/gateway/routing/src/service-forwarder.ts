@@ -3,10 +3,13 @@ import { context, propagation, SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 import { ATTR_ID_LOJA, loggedUrl, requestContext, withSpanFrom } from '@trilha/observability';
-import { header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
+import { ConcurrencyLimit, header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
 
 /** Response headers a service may set that the caller should see. */
-const PASSED_BACK = ['content-type', 'location', 'cache-control', 'content-language', 'content-security-policy', 'referrer-policy'];
+const PASSED_BACK = ['content-type', 'location', 'cache-control', 'content-language', 'content-security-policy', 'referrer-policy', 'retry-after'];
+/** Kept-alive connections of one gateway replica to one service, every store's requests shared over them. */
+export const CONNECTIONS_PER_SERVICE = 128;
+
 /**
  * Longer than the longest wait a service makes on the caller's behalf: POST /webhook/novo
  * gives the store's URL 10 s to answer its verification (docs/API.md section 7), then answers.
@@ -17,30 +20,52 @@ export interface ForwarderOptions {
   /** Base URL of each service's internal port, by service name. */
   services: Record<string, string>;
   internalToken: string;
+  /** Requests one store (or, without a token, one client address) may have in flight to one service through this replica. */
+  concurrentRequestsPerStore: number;
 }
+
+type ForwardedRequest = FastifyRequest & { loja?: { idLoja: number } };
 
 /**
  * Forwards a public request to the internal port of the service that owns it, over a pool of
  * kept-alive connections, with the authenticated store, the correlation id and the trace
  * context. The service validates and answers; its status, body and headers come back as they
- * are.
+ * are. A store holds at most `concurrentRequestsPerStore` of a service's connections: one whose
+ * requests are slow (a webhook URL that never answers its verification) gets a 429 beyond them,
+ * and the other stores' requests keep finding a free connection.
  */
 @Injectable()
 export class ServiceForwarder implements OnApplicationShutdown {
   private readonly logger = new Logger(ServiceForwarder.name);
   private readonly pools = new Map<string, Pool>();
   private readonly origins = new Map<string, URL>();
+  private readonly inFlight = new Map<string, ConcurrencyLimit<string>>();
 
   constructor(private readonly options: ForwarderOptions) {
     for (const [service, url] of Object.entries(options.services)) {
       this.origins.set(service, new URL(url));
-      this.pools.set(service, new Pool(url, { connections: 128, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
+      this.inFlight.set(service, new ConcurrencyLimit(options.concurrentRequestsPerStore));
+      this.pools.set(service, new Pool(url, { connections: CONNECTIONS_PER_SERVICE, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
     }
   }
 
-  async forward(service: string, request: FastifyRequest & { loja?: { idLoja: number } }, reply: FastifyReply): Promise<void> {
+  async forward(service: string, request: ForwardedRequest, reply: FastifyReply): Promise<void> {
     const pool = this.pools.get(service);
     if (!pool) throw new Error(`no address configured for ${service}`);
+    const release = (this.inFlight.get(service) as ConcurrencyLimit<string>).tryAcquire(request.loja ? `loja:${request.loja.idLoja}` : `ip:${request.ip}`);
+    if (!release) {
+      const quem = request.loja ? 'Esta loja' : 'Este endereço';
+      reply.header('retry-after', '1');
+      return sendProblem(reply, problem(429, `${quem} já tem ${this.options.concurrentRequestsPerStore} requisições simultâneas em andamento neste serviço, o limite; repita quando uma terminar (Retry-After).`, request.originalUrl));
+    }
+    try {
+      await this.send(service, pool, request, reply);
+    } finally {
+      release();
+    }
+  }
+
+  private async send(service: string, pool: Pool, request: ForwardedRequest, reply: FastifyReply): Promise<void> {
     const headers: Record<string, string> = {
       [INTERNAL_HEADERS.token]: this.options.internalToken,
       'x-request-id': requestContext.get()?.correlationId ?? '',

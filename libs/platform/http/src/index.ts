@@ -1,5 +1,6 @@
 export * from './problem';
 export * from './problem.filter';
+export * from './concurrency-limit';
 export * from './validation';
 export * from './data-hora';
 export * from './header';

@@ -1,5 +1,6 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ConcurrencyLimitExceeded } from './concurrency-limit';
 import { BODY_REFUSALS } from './json-body';
 import { problem, sendProblem, type ProblemDocument } from './problem';
 import { InvalidInputException } from './validation';
@@ -32,7 +33,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<FastifyRequest>();
     const document = this.toProblem(exception, request.originalUrl);
     if (document.status >= 500) this.logger.error({ msg: 'unhandled error', err: exception });
-    sendProblem(host.switchToHttp().getResponse<FastifyReply>(), document);
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    if (exception instanceof ConcurrencyLimitExceeded) reply.header('retry-after', String(exception.retryAfterSeconds));
+    sendProblem(reply, document);
   }
 
   private toProblem(exception: unknown, instance: string): ProblemDocument {

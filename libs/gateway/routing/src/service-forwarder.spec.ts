@@ -1,0 +1,55 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ServiceForwarder } from './service-forwarder';
+
+/** A service whose `/lento` answers only when told to, and whose `/rapido` answers at once. */
+async function servico(): Promise<{ server: Server; url: string; pendentes: ServerResponse[] }> {
+  const pendentes: ServerResponse[] = [];
+  const server = createServer((request, response) => {
+    if (request.url === '/lento') pendentes.push(response);
+    else response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, pendentes };
+}
+
+describe('ServiceForwarder', () => {
+  let upstream: Awaited<ReturnType<typeof servico>>;
+  let forwarder: ServiceForwarder;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    upstream = await servico();
+    forwarder = new ServiceForwarder({ services: { servico: upstream.url }, internalToken: 'x'.repeat(32), concurrentRequestsPerStore: 2 });
+    app = Fastify();
+    // The store, as the gateway's authentication sets it.
+    app.addHook('preHandler', async (request) => void Object.assign(request, { loja: { idLoja: Number(request.headers['x-loja']) } }));
+    app.all('/*', (request, reply) => forwarder.forward('servico', request, reply));
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await forwarder.onApplicationShutdown();
+    upstream.server.closeAllConnections();
+    upstream.server.close();
+  });
+
+  it('forwards at most the limit of one store’s requests at once, answers the next 429 naming the limit, and serves another store meanwhile', async () => {
+    const pedir = (loja: number, path: string) => app.inject({ method: 'GET', url: path, headers: { 'x-loja': String(loja) } });
+    const lentos = [pedir(1, '/lento'), pedir(1, '/lento')];
+    while (upstream.pendentes.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    const recusada = await pedir(1, '/rapido');
+    expect(recusada.statusCode).toBe(429);
+    expect(recusada.headers['retry-after']).toBe('1');
+    expect(recusada.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(recusada.json()).toMatchObject({ status: 429, detail: expect.stringMatching(/^Esta loja já tem 2 requisições simultâneas em andamento neste serviço/) });
+    expect((await pedir(2, '/rapido')).statusCode).toBe(200);
+
+    // A request answered gives its place back.
+    upstream.pendentes.splice(0).forEach((response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    expect((await Promise.all(lentos)).map((response) => response.statusCode)).toEqual([200, 200]);
+    expect((await pedir(1, '/rapido')).statusCode).toBe(200);
+  });
+});
