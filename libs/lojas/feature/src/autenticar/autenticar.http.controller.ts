@@ -5,7 +5,7 @@ import { Throttle } from '@nestjs/throttler';
 import type { DataSource } from 'typeorm';
 import { SemToken } from '@trilha/http';
 import { TokenService } from '../auth/token.service';
-import { hashCodigo } from '../criar-loja/criar-loja.handler';
+import { hashCodigo } from '../codigo-da-conta';
 
 export class TokenResponse {
   @ApiProperty() token: string;
