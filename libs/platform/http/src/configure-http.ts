@@ -9,8 +9,6 @@ import { httpsOnlyHook, requestIdHook, securityHeadersHook, unreadableUrlHeaders
 import { strictValidationPipe } from './validation';
 
 export const API_PREFIX = 'v1';
-/** Every interface, IPv6 and IPv4 (dual stack), as a Node server without a host (Fastify's own default is localhost only). */
-export const ALL_INTERFACES = '::';
 
 /**
  * The HTTP server every Trilha service runs Nest on: Fastify, whose router and request

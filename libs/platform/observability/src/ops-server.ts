@@ -18,7 +18,7 @@ export interface ReadinessChecks {
  * within 2 s each: `ready`, `degraded` or `not ready`) and `/metrics` (Prometheus text). Never
  * exposed on the public port.
  */
-export async function startOpsServer(port: number, checks: ReadinessChecks): Promise<Server> {
+export async function startOpsServer(address: { port: number; host: string }, checks: ReadinessChecks): Promise<Server> {
   collectDefaultMetrics({ register });
   const run = (group: Record<string, ReadinessCheck>) =>
     Promise.all(
@@ -48,7 +48,7 @@ export async function startOpsServer(port: number, checks: ReadinessChecks): Pro
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, resolve);
+    server.listen(address.port, address.host, resolve);
   });
   return server;
 }
