@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { SemToken } from '@trilha/http';
+import { CarriesCredential, SemToken } from '@trilha/http';
 import { AdminKeyGuard } from '../auth/admin-key.guard';
 import { hashCodigo, novoCodigo } from '../codigo-da-conta';
 import { idLojaPipe } from '../id-loja.pipe';
@@ -21,6 +21,7 @@ export class RotacionarCodigoHttpController {
   constructor(private readonly commands: LojaCommandsService) {}
 
   @Post('rotacionar')
+  @CarriesCredential()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'rotacionarCodigo',
