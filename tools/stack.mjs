@@ -74,6 +74,9 @@ function serviceEnvironments({ infra, zipkin, ports, secrets, tls, logLevel, web
     KAFKA_BROKERS: infra.kafkaBrokers,
     LOG_LEVEL: logLevel,
     DB_MIGRATIONS_RUN: 'false',
+    // Every port on loopback, as Kafka, PostgreSQL, Redis and Zipkin: nothing of a developer's
+    // stack is reachable from the network it is on.
+    LISTEN_ADDRESS: '127.0.0.1',
     // Every span to the local Zipkin, a second after it ends (the SDK's default waits five).
     OTEL_EXPORTER_ZIPKIN_ENDPOINT: zipkin.spansUrl,
     OTEL_BSP_SCHEDULE_DELAY: '1000',

@@ -64,8 +64,11 @@ export async function startZipkin({ dataDir, port, log = console.error }) {
     name: 'zipkin',
     cmd: java,
     // A small heap and the client compiler: it starts in seconds beside Kafka on two cores.
+    // Zipkin 3 serves on Armeria, which reads its listener from armeria.ports (Spring's
+    // server.address is ignored); a list is replaced whole, so the entry names all its fields.
     args: ['-Xms64m', '-Xmx512m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-jar', jar,
-      `--server.port=${port}`, '--server.address=127.0.0.1', '--zipkin.storage.type=mem', `--zipkin.storage.mem.max-spans=${MAX_SPANS}`],
+      `--armeria.ports[0].port=${port}`, '--armeria.ports[0].ip=127.0.0.1', '--armeria.ports[0].protocols[0]=http',
+      '--zipkin.storage.type=mem', `--zipkin.storage.mem.max-spans=${MAX_SPANS}`],
     cwd: dataDir,
     env: { ...process.env },
     logFile,

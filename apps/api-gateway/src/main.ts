@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { kafkaConnection, loadConfigOrExit } from '@trilha/config';
 import { UNPREFIXED_ROUTES } from '@trilha/gateway-routing';
-import { ALL_INTERFACES, configureHttp, httpAdapter } from '@trilha/http';
+import { configureHttp, httpAdapter } from '@trilha/http';
 import { LojasProjection } from '@trilha/lojas';
 import { main, runService } from '@trilha/service-runtime';
 import { AppModule } from './app.module';
@@ -20,6 +20,7 @@ main(async () => {
     database: gatewayDatabase(config),
     kafka: kafkaConnection(config),
     opsPort: config.OPS_PORT,
+    listenAddress: config.LISTEN_ADDRESS,
     projections: [new LojasProjection()],
     // Every replica reads every store event (its own group): deactivations reach all of them.
     consumer: { groupId: `api-gateway-${config.INSTANCE_ID ?? `${hostname()}-${randomUUID().slice(0, 8)}`}`, fromBeginning: false },
@@ -38,6 +39,6 @@ main(async () => {
       serveOpenApi(app, document);
       return app;
     },
-    listen: (app) => app.listen(config.PUBLIC_PORT, ALL_INTERFACES),
+    listen: (app) => app.listen(config.PUBLIC_PORT, config.LISTEN_ADDRESS),
   });
 });

@@ -1,6 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { schemaVersionWritten, TOPIC_CONTRACTS, TOPICS, type EventEnvelope, type TopicName } from '@trilha/contracts';
-import { apiClient, createStore, envelope, eventPublisher, eventually, handledBy, pedidoRef, queueWith, testStack, volumeRef, type TestStore } from '@trilha/testing';
+import {
+  apiClient,
+  clientAddress,
+  createStore,
+  envelope,
+  eventPublisher,
+  eventually,
+  handledBy,
+  metricValue,
+  pedidoRef,
+  queueWith,
+  testStack,
+  volumeRef,
+  type TestStore,
+} from '@trilha/testing';
 
 // Tolerant readers (libs/contracts, parseEventMessage): every consumer of every topic
 // (`grep -rn "@EventPattern" libs`) handles an event carrying fields it does not know, in the
@@ -63,6 +77,23 @@ describe('lojas.events.v1, read by the gateway, the delivery service and the ate
       await eventually(`the gateway to accept the token after loja.ativada (variant ${index})`, async () => (await status()) === 200);
     }
     await handledBy(stack.dataDir, 'delivery-service', ids([...desativadas, ...ativadas]));
+  });
+
+  it('loja.codigo.rotacionado: the gateway refuses the tokens issued before it, the delivery and atendimento services pass it over', async () => {
+    const rotacionada = await createStore('Loja rotação tolerante');
+    const status = async (token: string) => (await api('GET', '/loja', { token })).status;
+    expect(await status(rotacionada.token)).toBe(200);
+    const passadas = (service: string) =>
+      metricValue(stack.ports.ops[service], `trilha_messages_passed_over_total{topic="${TOPICS.lojas}",type="loja.codigo.rotacionado"}`);
+    const antes = { delivery: await passadas('delivery-service'), atendimento: await passadas('atendimento-service') };
+    const rotacoes = variantes(TOPICS.lojas, 'loja.codigo.rotacionado', rotacionada.idLoja, { idLoja: rotacionada.idLoja, dataRotacao: new Date().toISOString() });
+    await kafka.publish(TOPICS.lojas, rotacoes);
+    await eventually('the gateway to refuse the token issued before loja.codigo.rotacionado', async () => (await status(rotacionada.token)) === 401 || undefined);
+    // The store stays active: a token issued after the rotation works (the read model, which only the gateway's command changes, still holds the code).
+    const fresh = await api('GET', `/autenticacao/${rotacionada.codigo}`, { headers: clientAddress() });
+    expect(await status(fresh.body.token)).toBe(200);
+    await eventually('the delivery and atendimento services to pass every variant over', async () =>
+      ((await passadas('delivery-service')) === antes.delivery + rotacoes.length && (await passadas('atendimento-service')) === antes.atendimento + rotacoes.length) || undefined);
   });
 
   it('aplicativo.removido: the delivery service queues it for a store without a webhook, without the unknown fields', async () => {

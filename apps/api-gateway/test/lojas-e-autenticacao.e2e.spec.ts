@@ -128,3 +128,56 @@ describe('authentication (docs/API.md section 2)', () => {
     }
   });
 });
+
+describe('account code rotation (docs/API.md section 1)', () => {
+  it('refuses the old code at once and its tokens on every gateway replica within 2 s; the new code and its tokens work', async () => {
+    const port = stack.ports.gateway + 9;
+    const replica: Replica = await startReplica(stack, 'api-gateway', 'api-gateway-replica-rotation', {
+      PUBLIC_PORT: String(port),
+      OPS_PORT: String(stack.ports.ops['api-gateway'] + 22),
+      INSTANCE_ID: 'e2e-replica-rotation',
+    });
+    try {
+      const loja = await createStore('Loja Rotação');
+      const onReplica = (path: string, options: Parameters<typeof api>[2]) => api('GET', `https://localhost:${port}/v1${path}`, options);
+      expect((await onReplica('/loja', { token: loja.token })).status).toBe(200);
+
+      const rotated = await api('POST', `/admin/lojas/${loja.idLoja}/codigo/rotacionar`, { headers: admin });
+      const rotatedAt = Date.now();
+      expect(rotated.status).toBe(200);
+      expect(rotated.body).toEqual({
+        idLoja: loja.idLoja,
+        nome: 'Loja Rotação',
+        codigo: expect.any(String),
+        ativa: true,
+        criadaEm: loja.criadaEm,
+        dataRotacao: expect.stringMatching(/Z$/),
+      });
+      expect(rotated.body.codigo).not.toBe(loja.codigo);
+      expect(Buffer.from(rotated.body.codigo, 'base64url').length * 8).toBeGreaterThanOrEqual(128);
+
+      expectProblem(await api('GET', `/autenticacao/${loja.codigo}`, { headers: clientAddress() }), 401);
+      expectProblem(await onReplica(`/autenticacao/${loja.codigo}`, { headers: clientAddress() }), 401);
+      expectProblem(await api('GET', '/loja', { token: loja.token }), 401);
+      await eventually('the old token refused on the second replica', async () => ((await onReplica('/loja', { token: loja.token })).status === 401 ? true : undefined), 2000, 20);
+      expect(Date.now() - rotatedAt).toBeLessThanOrEqual(2000);
+
+      for (const autenticar of [(path: string) => api('GET', path, { headers: clientAddress() }), (path: string) => onReplica(path, { headers: clientAddress() })]) {
+        const fresh = await autenticar(`/autenticacao/${rotated.body.codigo}`);
+        expect(fresh.status).toBe(200);
+        expect((await api('GET', '/loja', { token: fresh.body.token })).status).toBe(200);
+        expect((await onReplica('/loja', { token: fresh.body.token })).status).toBe(200);
+      }
+    } finally {
+      await replica.stop();
+    }
+  });
+
+  it('answers 404 for an unknown store, 400 for an id that is not a number and 401 without the operator key', async () => {
+    expectProblem(await api('POST', '/admin/lojas/999999/codigo/rotacionar', { headers: admin }), 404);
+    expectProblem(await api('POST', '/admin/lojas/abc/codigo/rotacionar', { headers: admin }), 400);
+    const loja = await createStore();
+    expectProblem(await api('POST', `/admin/lojas/${loja.idLoja}/codigo/rotacionar`), 401);
+    expect((await api('GET', '/loja', { token: loja.token })).status).toBe(200);
+  });
+});

@@ -21,7 +21,7 @@ export interface EventPatternExtras {
 /**
  * Nest's Kafka server, passing over events no handler acts on before Nest decodes them. A
  * topic carries every event type of its context, and most services need few of them (the
- * gateway reads every store event for three of its types, the atendimento service for one): the
+ * gateway reads every store event for four of its types, the atendimento service for one): the
  * relay names each message's type in its `event-type` header, so the rest cost neither JSON
  * parsing nor Nest's handler pipeline. A message without the header is handed over as before.
  *

@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { API_PREFIX, problem, sendProblem, type LimitedRequest } from '@trilha/http';
-import { SemToken, type AuthenticatedRequest } from '@trilha/http';
+import { SecretParams, SemToken, type AuthenticatedRequest } from '@trilha/http';
 import { setServerRoute } from '@trilha/observability';
 import { apiCatalog, matchRoute, methodsOf, type ApiRoute, type OpenApiDocument } from './api-catalog';
 import { ServiceForwarder, type ForwarderOptions } from './service-forwarder';
@@ -68,6 +68,7 @@ class PublicPageController {
   constructor(private readonly forwarder: ServiceForwarder) {}
 
   @Get(':token')
+  @SecretParams('token')
   async page(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forwarder.forward(PUBLIC_PAGE_SERVICE, request, reply);
   }

@@ -32,6 +32,19 @@ describe('loja', () => {
     ]);
   });
 
+  it('replaces the code of an active or inactive store, revoking every token issued before', () => {
+    const rotacionado: LojaEvent = { type: 'loja.codigo.rotacionado', data: { idLoja: 7, codigoHash: 'h2', dataRotacao: '2026-01-03T00:00:00.000Z' } };
+    expect(decideLoja({ tipo: 'rotacionarCodigo', codigoHash: 'h2', agora: '2026-01-03T00:00:00.000Z' }, given(criada))).toEqual([rotacionado]);
+    expect(given(criada, rotacionado)).toMatchObject({ ativa: true, tokensRevogadosAntes: '2026-01-03T00:00:00.000Z' });
+    const desativada: LojaEvent = { type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-01-02T00:00:00.000Z' } };
+    expect(decideLoja({ tipo: 'rotacionarCodigo', codigoHash: 'h2', agora: '2026-01-03T00:00:00.000Z' }, given(criada, desativada))).toEqual([rotacionado]);
+    expect(given(criada, desativada, rotacionado)).toMatchObject({ ativa: false, tokensRevogadosAntes: '2026-01-03T00:00:00.000Z' });
+  });
+
+  it('refuses to rotate the code of an unknown store', () => {
+    expect(() => decideLoja({ tipo: 'rotacionarCodigo', codigoHash: 'h2', agora: 'x' }, given())).toThrow(LojaNaoEncontrada);
+  });
+
   it('records every app removal', () => {
     expect(decideLoja({ tipo: 'removerAplicativo', agora: 'z' }, given(criada))).toEqual([
       { type: 'aplicativo.removido', data: { idLoja: 7, dataRemocao: 'z' } },

@@ -1,7 +1,8 @@
 /**
  * The store (loja) aggregate: pure decide/evolve, no I/O. A store is created active; an
  * operator can deactivate it (which revokes every token issued so far), activate it again,
- * and record that the app was removed from it.
+ * replace its account code (which revokes every token issued so far too), and record that the
+ * app was removed from it.
  */
 
 export type LojaState =
@@ -12,12 +13,14 @@ export type LojaEvent =
   | { type: 'loja.criada'; data: { idLoja: number; nome: string; codigoHash: string; criadaEm: string } }
   | { type: 'loja.desativada'; data: { idLoja: number; dataDesativacao: string } }
   | { type: 'loja.ativada'; data: { idLoja: number; dataAtivacao: string } }
+  | { type: 'loja.codigo.rotacionado'; data: { idLoja: number; codigoHash: string; dataRotacao: string } }
   | { type: 'aplicativo.removido'; data: { idLoja: number; dataRemocao: string } };
 
 export type LojaCommand =
   | { tipo: 'criar'; idLoja: number; nome: string; codigoHash: string; agora: string }
   | { tipo: 'desativar'; agora: string }
   | { tipo: 'ativar'; agora: string }
+  | { tipo: 'rotacionarCodigo'; codigoHash: string; agora: string }
   | { tipo: 'removerAplicativo'; agora: string };
 
 export class LojaNaoEncontrada extends Error {
@@ -45,6 +48,8 @@ export function decideLoja(command: LojaCommand, state: LojaState): LojaEvent[] 
       return state.ativa ? [{ type: 'loja.desativada', data: { idLoja: state.idLoja, dataDesativacao: command.agora } }] : [];
     case 'ativar':
       return state.ativa ? [] : [{ type: 'loja.ativada', data: { idLoja: state.idLoja, dataAtivacao: command.agora } }];
+    case 'rotacionarCodigo':
+      return [{ type: 'loja.codigo.rotacionado', data: { idLoja: state.idLoja, codigoHash: command.codigoHash, dataRotacao: command.agora } }];
     case 'removerAplicativo':
       return [{ type: 'aplicativo.removido', data: { idLoja: state.idLoja, dataRemocao: command.agora } }];
   }
@@ -58,6 +63,8 @@ export function evolveLoja(state: LojaState, event: LojaEvent): LojaState {
       return state.existe ? { ...state, ativa: false, tokensRevogadosAntes: event.data.dataDesativacao } : state;
     case 'loja.ativada':
       return state.existe ? { ...state, ativa: true } : state;
+    case 'loja.codigo.rotacionado':
+      return state.existe ? { ...state, tokensRevogadosAntes: event.data.dataRotacao } : state;
     case 'aplicativo.removido':
       return state;
   }
@@ -75,7 +82,8 @@ export interface LojaAcesso {
 
 /**
  * A token is accepted while its store is active and it was issued after the store's last
- * deactivation: deactivating revokes every token, and activating again does not revive them.
+ * deactivation or code rotation: both revoke every token, and activating again does not revive
+ * them.
  */
 export function tokenAceito(loja: LojaAcesso | undefined, emitidoEmMs: number): boolean {
   if (!loja?.ativa) return false;

@@ -12,6 +12,10 @@ export class LojaCriadaResponse extends LojaResponse {
   codigo: string;
 }
 
+export class CodigoRotacionadoResponse extends LojaCriadaResponse {
+  @ApiProperty({ format: 'date-time', description: 'Tokens emitidos até este instante estão revogados.' }) dataRotacao: string;
+}
+
 export class AplicativoRemovidoResponse {
   @ApiProperty() idLoja: number;
   @ApiProperty({ format: 'date-time' }) dataRemocao: string;

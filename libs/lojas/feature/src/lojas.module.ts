@@ -15,6 +15,7 @@ import { LojaAtualHttpController } from './loja-atual/loja-atual.http.controller
 import { LojaCommandsService } from './loja-commands.service';
 import { LOJAS_OPTIONS, type LojasOptions } from './lojas.options';
 import { RemoverAplicativoHttpController } from './remover-aplicativo/remover-aplicativo.http.controller';
+import { RotacionarCodigoHttpController } from './rotacionar-codigo/rotacionar-codigo.http.controller';
 
 /**
  * Stores and authentication (docs/API.md sections 1–2). Installs the bearer-token guard for
@@ -31,6 +32,7 @@ export class LojasModule {
       controllers: [
         CriarLojaHttpController,
         AlterarSituacaoHttpController,
+        RotacionarCodigoHttpController,
         RemoverAplicativoHttpController,
         AutenticarHttpController,
         LojaAtualHttpController,

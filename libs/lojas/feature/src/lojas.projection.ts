@@ -15,7 +15,7 @@ export interface LojaRow {
 @Injectable()
 export class LojasProjection implements Projection<LojaEvent> {
   readonly name = 'lojas';
-  readonly handles = ['loja.criada', 'loja.desativada', 'loja.ativada'] as const;
+  readonly handles = ['loja.criada', 'loja.desativada', 'loja.ativada', 'loja.codigo.rotacionado'] as const;
   readonly tables = ['lojas'];
 
   async apply(manager: EntityManager, event: AppendedEvent<LojaEvent>): Promise<void> {
@@ -35,6 +35,13 @@ export class LojasProjection implements Projection<LojaEvent> {
         return;
       case 'loja.ativada':
         await writeAtCommit(manager, `UPDATE lojas SET ativa = true, atualizada_em = $2 WHERE id_loja = $1`, [event.data.idLoja, event.data.dataAtivacao]);
+        return;
+      case 'loja.codigo.rotacionado':
+        await writeAtCommit(manager, `UPDATE lojas SET codigo_hash = $2, tokens_revogados_antes = $3, atualizada_em = $3 WHERE id_loja = $1`, [
+          event.data.idLoja,
+          event.data.codigoHash,
+          event.data.dataRotacao,
+        ]);
         return;
     }
   }

@@ -12,6 +12,9 @@ describe('lojasRouting', () => {
     ]);
     expect(routed({ type: 'loja.desativada', data: { idLoja: 42, dataDesativacao: agora } })[0].data).toEqual({ idLoja: 42, dataDesativacao: agora });
     expect(routed({ type: 'loja.ativada', data: { idLoja: 42, dataAtivacao: agora } })[0].data).toEqual({ idLoja: 42, dataAtivacao: agora });
+    expect(routed({ type: 'loja.codigo.rotacionado', data: { idLoja: 42, codigoHash: 'segredo', dataRotacao: agora } })).toEqual([
+      { topic: 'lojas.events.v1', schemaVersion: 1, data: { idLoja: 42, dataRotacao: agora } },
+    ]);
     expect(routed({ type: 'aplicativo.removido', data: { idLoja: 42, dataRemocao: agora } })[0].data).toEqual({ idLoja: 42, dataRemocao: agora });
   });
 });

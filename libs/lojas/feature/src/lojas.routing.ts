@@ -4,6 +4,7 @@ import {
   TOPICS,
   type AplicativoRemovidoData,
   type LojaAtivadaData,
+  type LojaCodigoRotacionadoData,
   type LojaCriadaData,
   type LojaDesativadaData,
 } from '@trilha/contracts';
@@ -15,7 +16,7 @@ type Dados<T extends LojaEvent['type']> = Extract<LojaEvent, { type: T }>['data'
 /**
  * The lojas context's adapter from its domain events (`@trilha/lojas-domain`'s `LojaEvent`) to
  * the payloads of `lojas.events.v1` (`@trilha/contracts`): the one place that knows both. The
- * code hash stays in the gateway (consumers have no use for it and it is the key to a store's
+ * code hashes stay in the gateway (consumers have no use for them and each is the key to a store's
  * tokens).
  */
 export function lojaCriadaV1({ idLoja, nome, criadaEm }: Dados<'loja.criada'>): LojaCriadaData {
@@ -28,6 +29,10 @@ export function lojaDesativadaV1({ idLoja, dataDesativacao }: Dados<'loja.desati
 
 export function lojaAtivadaV1({ idLoja, dataAtivacao }: Dados<'loja.ativada'>): LojaAtivadaData {
   return { idLoja, dataAtivacao };
+}
+
+export function lojaCodigoRotacionadoV1({ idLoja, dataRotacao }: Dados<'loja.codigo.rotacionado'>): LojaCodigoRotacionadoData {
+  return { idLoja, dataRotacao };
 }
 
 export function aplicativoRemovidoV1({ idLoja, dataRemocao }: Dados<'aplicativo.removido'>): AplicativoRemovidoData {
@@ -45,6 +50,8 @@ export const lojasRouting: OutboxRouting<LojaEvent> = (event) => {
       return [v1(event.type, lojaDesativadaV1(event.data))];
     case 'loja.ativada':
       return [v1(event.type, lojaAtivadaV1(event.data))];
+    case 'loja.codigo.rotacionado':
+      return [v1(event.type, lojaCodigoRotacionadoV1(event.data))];
     case 'aplicativo.removido':
       return [v1(event.type, aplicativoRemovidoV1(event.data))];
   }

@@ -55,12 +55,20 @@ export const kafkaSettings = {
 
 export type KafkaSettings = z.output<z.ZodObject<typeof kafkaSettings>>;
 
+/** Every interface, IPv6 and IPv4 (dual stack), as a Node server without a host (Fastify's own default is localhost only). */
+const ALL_INTERFACES = '::';
+
 /** Settings every service shares: where its database, broker and ops port are. */
 export const platformSettings = {
   DATABASE_URL: postgresUrl,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   ...kafkaSettings,
   OPS_PORT: port,
+  /**
+   * The address every port of the service listens on: every interface in a container, where
+   * probes and Services reach the pod's own address; loopback on a shared machine (`npm start`).
+   */
+  LISTEN_ADDRESS: z.union([z.ipv4(), z.ipv6()]).default(ALL_INTERFACES),
   LOG_LEVEL: logLevel,
   /** Run pending migrations at start-up (local runs); Kubernetes runs them in a hook Job instead. */
   DB_MIGRATIONS_RUN: booleanFlag.default(false),

@@ -1,7 +1,7 @@
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LISTENER_TIMEOUTS, listenerTimeoutOptions, requestLogHook, traceRequestHook } from '@trilha/observability';
+import { LISTENER_TIMEOUTS, listenerTimeoutOptions, requestLogHook, secretRouteHook, traceRequestHook } from '@trilha/observability';
 import { acceptJsonBodies, MAX_BODY_BYTES } from './json-body';
 import { ProblemDetailsFilter } from './problem.filter';
 import { problem, sendProblem } from './problem';
@@ -9,8 +9,6 @@ import { httpsOnlyHook, requestIdHook, securityHeadersHook, unreadableUrlHeaders
 import { strictValidationPipe } from './validation';
 
 export const API_PREFIX = 'v1';
-/** Every interface, IPv6 and IPv4 (dual stack), as a Node server without a host (Fastify's own default is localhost only). */
-export const ALL_INTERFACES = '::';
 
 /**
  * What a TLS listener speaks: TLS 1.2 with forward-secret key exchange (ECDHE) and authenticated
@@ -61,7 +59,8 @@ export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; tr
 
 /**
  * The HTTP conventions every Trilha HTTP server shares (docs/API.md section 0): a span per
- * request continuing the caller's `traceparent`, request ids, a log line per request,
+ * request continuing the caller's `traceparent`, request ids, a log line per request (both
+ * without the values of the routes' secret parameters),
  * JSON bodies up to 1 MiB, strict validation, RFC 9457 problems, the /v1 prefix. The public
  * gateway adds HTTPS only and its security headers; services' internal ports are reached
  * through the gateway.
@@ -69,6 +68,7 @@ export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; tr
  */
 export function configureHttp(app: NestFastifyApplication, options: { httpsOnly: boolean; prefixExclude?: (string | RouteInfo)[] }): void {
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRoute', secretRouteHook);
   fastify.addHook('onRequest', traceRequestHook);
   fastify.addHook('onRequest', requestIdHook);
   fastify.addHook('onRequest', requestLogHook);

@@ -12,5 +12,6 @@ export * from './internal-api';
 export * from './configure-http';
 export * from './rate-limit/rate-limit.guard';
 export * from './route-access';
+export * from './credentials';
 export * from './paginacao';
 export * from './schema-extras';

@@ -13,7 +13,7 @@ describe('the ops port’s /readyz', () => {
   let kafka: ReadinessCheck = ok;
   let server: Server;
   beforeAll(async () => {
-    server = await startOpsServer(0, { required: { database: () => database() }, optional: { kafka: () => kafka() } });
+    server = await startOpsServer({ port: 0, host: '127.0.0.1' }, { required: { database: () => database() }, optional: { kafka: () => kafka() } });
   });
   afterAll(() => server.close());
 

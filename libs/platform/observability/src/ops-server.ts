@@ -19,7 +19,7 @@ export interface ReadinessChecks {
  * within 2 s each: `ready`, `degraded` or `not ready`) and `/metrics` (Prometheus text). Never
  * exposed on the public port. Its clients get LISTENER_TIMEOUTS like every other listener's.
  */
-export async function startOpsServer(port: number, checks: ReadinessChecks): Promise<Server> {
+export async function startOpsServer(address: { port: number; host: string }, checks: ReadinessChecks): Promise<Server> {
   collectDefaultMetrics({ register });
   const run = (group: Record<string, ReadinessCheck>) =>
     Promise.all(
@@ -50,7 +50,7 @@ export async function startOpsServer(port: number, checks: ReadinessChecks): Pro
   server.setTimeout(LISTENER_TIMEOUTS.idle);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, resolve);
+    server.listen(address.port, address.host, resolve);
   });
   return server;
 }

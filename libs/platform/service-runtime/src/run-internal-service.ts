@@ -5,7 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
 import { kafkaConnection, loadConfigOrExit, platformSettings, port, serviceConfigSchema, type KafkaConnection } from '@trilha/config';
 import type { Projection, ServiceDatabase } from '@trilha/event-store';
-import { ALL_INTERFACES, configureHttp, httpAdapter, InternalCallerGuard } from '@trilha/http';
+import { configureHttp, httpAdapter, InternalCallerGuard } from '@trilha/http';
 import { runService, type ServiceCommand } from './run-service';
 
 export const internalServiceSettings = {
@@ -54,6 +54,7 @@ export async function runInternalService<S extends z.ZodObject = typeof internal
     database,
     kafka,
     opsPort: config.OPS_PORT,
+    listenAddress: config.LISTEN_ADDRESS,
     projections: spec.projections,
     commands: spec.commands?.(config),
     consumer: spec.consumes
@@ -65,6 +66,6 @@ export async function runInternalService<S extends z.ZodObject = typeof internal
       app.useGlobalGuards(new InternalCallerGuard(app.get(Reflector), config.INTERNAL_API_TOKEN));
       return app;
     },
-    listen: (app) => app.listen(config.INTERNAL_PORT, ALL_INTERFACES),
+    listen: (app) => app.listen(config.INTERNAL_PORT, config.LISTEN_ADDRESS),
   });
 }

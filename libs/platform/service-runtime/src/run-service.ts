@@ -22,6 +22,8 @@ export interface ServiceSpec {
   database: ServiceDatabase;
   kafka: KafkaConnection;
   opsPort: number;
+  /** The address the ops port listens on (LISTEN_ADDRESS, as `listen`'s port). */
+  listenAddress: string;
   /** Creates the Nest application (the gateway adds TLS and its middleware). */
   createApp(): Promise<INestApplication>;
   /**
@@ -116,7 +118,7 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   }
 
   const dataSource = app.get<DataSource>(getDataSourceToken());
-  const ops = await startOpsServer(spec.opsPort, {
+  const ops = await startOpsServer({ port: spec.opsPort, host: spec.listenAddress }, {
     required: {
       database: async () => {
         await dataSource.query('SELECT 1');

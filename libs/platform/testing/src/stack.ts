@@ -6,7 +6,18 @@ export interface TestStack {
   baseUrl: string;
   adminApiKey: string;
   caFile: string;
-  ports: { gateway: number; redis: number; ops: Record<string, number>; internal: Record<string, number> };
+  /** Every port the stack listens on (tools/stack.mjs, stackPorts). */
+  ports: {
+    gateway: number;
+    kafka: number;
+    kafkaController: number;
+    kafkaSaslSsl: number;
+    postgres: number;
+    redis: number;
+    zipkin: number;
+    ops: Record<string, number>;
+    internal: Record<string, number>;
+  };
   infra: {
     databaseUrl: string;
     kafkaBrokers: string;

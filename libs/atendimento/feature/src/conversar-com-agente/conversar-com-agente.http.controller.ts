@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { CarriesCredential, IdLoja } from '@trilha/http';
 import { ConversarComAgenteHandler } from './conversar-com-agente.handler';
 import { ConversarRequest } from './conversar-com-agente.request';
 import { ConversarResponse } from './conversar-com-agente.response';
@@ -11,6 +11,7 @@ export class ConversarComAgenteHttpController {
   constructor(private readonly handler: ConversarComAgenteHandler) {}
 
   @Post()
+  @CarriesCredential()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'conversarComAgente',

@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
-import { LOJAS_CONTRACT, TOPICS, type LojaMessage } from '@trilha/contracts';
-import { MessageConsumer } from '@trilha/event-store';
+import { LOJA_EVENT_TYPES, LOJAS_CONTRACT, TOPICS, type LojaMessage } from '@trilha/contracts';
+import { MessageConsumer, type EventPatternExtras } from '@trilha/event-store';
 import { Despachante } from '../despachar-entregas/despachante';
 import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
 import { manterLojaConhecida } from './manter-loja-conhecida';
@@ -11,7 +11,8 @@ export const LOJAS_CONHECIDAS_CONSUMER = 'delivery.lojas-conhecidas';
 /**
  * Two things from `lojas.events.v1`, in one transaction per store event (one commit, not two):
  * the service's view of stores (`manterLojaConhecida`), and, for `aplicativo.removido`, the
- * notification to the store (docs/API.md section 7, `registrarNotificacao`).
+ * notification to the store (docs/API.md section 7, `registrarNotificacao`). A code rotation
+ * concerns only the gateway's tokens, and is passed over.
  */
 @Controller()
 export class LojasConhecidasERemocaoDoAplicativoMessageController {
@@ -20,7 +21,9 @@ export class LojasConhecidasERemocaoDoAplicativoMessageController {
     private readonly despachante: Despachante,
   ) {}
 
-  @EventPattern(TOPICS.lojas)
+  @EventPattern(TOPICS.lojas, {
+    eventTypes: [LOJA_EVENT_TYPES.criada, LOJA_EVENT_TYPES.desativada, LOJA_EVENT_TYPES.ativada, LOJA_EVENT_TYPES.aplicativoRemovido],
+  } satisfies EventPatternExtras)
   onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
     return this.consumer.consume<LojaMessage>(LOJAS_CONHECIDAS_CONSUMER, context, LOJAS_CONTRACT, async (event, manager) => {
       // The notification first: it takes the store's delivery lock, which comes before any row lock.

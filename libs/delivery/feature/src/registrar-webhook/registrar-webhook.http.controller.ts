@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { CarriesCredential, IdLoja } from '@trilha/http';
 import { WebhookCadastradoResponse } from '../shared';
 import { RegistrarWebhookHandler } from './registrar-webhook.handler';
 import { RegistrarWebhookRequest } from './registrar-webhook.request';
@@ -12,6 +12,7 @@ export class RegistrarWebhookHttpController {
   constructor(private readonly handler: RegistrarWebhookHandler) {}
 
   @Post('novo')
+  @CarriesCredential()
   @HttpCode(201)
   @ApiOperation({
     operationId: 'cadastrarWebhook',

@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { CarriesCredential, IdLoja } from '@trilha/http';
 import { SegredoRotacionadoResponse } from '../shared';
 import { RotacionarSegredoHandler } from './rotacionar-segredo.handler';
 
@@ -11,6 +11,7 @@ export class RotacionarSegredoHttpController {
   constructor(private readonly handler: RotacionarSegredoHandler) {}
 
   @Post('rotacionar')
+  @CarriesCredential()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'rotacionarSegredoWebhook',

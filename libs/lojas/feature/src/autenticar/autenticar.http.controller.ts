@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { Throttle } from '@nestjs/throttler';
 import type { DataSource } from 'typeorm';
-import { SemToken } from '@trilha/http';
+import { CarriesCredential, SecretParams, SemToken } from '@trilha/http';
 import { TokenService } from '../auth/token.service';
-import { hashCodigo } from '../criar-loja/criar-loja.handler';
+import { hashCodigo } from '../codigo-da-conta';
 
 export class TokenResponse {
   @ApiProperty() token: string;
@@ -27,6 +27,8 @@ export class AutenticarHttpController {
 
   /** Unknown code and inactive store get the same answer, so a code cannot be probed. 30/min per client address. */
   @Get(':codigo')
+  @SecretParams('codigo')
+  @CarriesCredential()
   @Throttle({ default: { limit: 30, ttl: 60_000 } })
   @ApiOperation({ operationId: 'autenticar', summary: 'Troca o código da conta por um token Bearer da loja.' })
   @ApiOkResponse({ type: TokenResponse })

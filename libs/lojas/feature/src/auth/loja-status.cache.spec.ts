@@ -9,6 +9,7 @@ const envelope = { schemaVersion: 1, occurredAt: '2026-03-01T10:00:00.000Z', idL
 const criada = { ...envelope, id: 'e1', type: 'loja.criada', data: { idLoja: 7, nome: 'Loja', criadaEm: '2026-03-01T10:00:00.000Z' } } as LojaMessage;
 const desativada = { ...envelope, id: 'e2', type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-03-01T10:00:01.000Z' } } as LojaMessage;
 const ativada = { ...envelope, id: 'e3', type: 'loja.ativada', data: { idLoja: 7, dataAtivacao: '2026-03-01T10:00:02.000Z' } } as LojaMessage;
+const rotacionado = { ...envelope, id: 'e4', type: 'loja.codigo.rotacionado', data: { idLoja: 7, dataRotacao: '2026-03-01T10:00:03.000Z' } } as LojaMessage;
 
 describe('LojaStatusCache', () => {
   it('passes over the Kafka messages of a store older than its own command’s event, then follows Kafka again', async () => {
@@ -35,6 +36,26 @@ describe('LojaStatusCache', () => {
     expect(await reading).toMatchObject({ ativa: false });
     cache.applyFromKafka(criada);
     expect(await cache.get(7)).toMatchObject({ ativa: false });
+  });
+
+  it('revokes the tokens issued before a code rotation, keeping the store active', async () => {
+    const cache = new LojaStatusCache(readModel(true));
+    await cache.get(7);
+    cache.applyFromKafka(rotacionado);
+    expect(await cache.get(7)).toEqual({ ativa: true, tokensRevogadosAntes: '2026-03-01T10:00:03.000Z' });
+  });
+
+  it('reads again a store it did not hold when a code rotation came while its read was on its way', async () => {
+    const answers: ((rows: object[]) => void)[] = [];
+    const readModelAnsweringLater = { query: () => new Promise((resolve) => answers.push(resolve)) } as unknown as DataSource;
+    const cache = new LojaStatusCache(readModelAnsweringLater);
+    const reading = cache.get(7);
+    cache.applyFromKafka(rotacionado);
+    answers[0]([{ ativa: true, tokens_revogados_antes: null }]); // what the database had before the rotation committed
+    await new Promise(setImmediate);
+    expect(answers).toHaveLength(2);
+    answers[1]([{ ativa: true, tokens_revogados_antes: new Date('2026-03-01T10:00:03.000Z') }]);
+    expect(await reading).toEqual({ ativa: true, tokensRevogadosAntes: '2026-03-01T10:00:03.000Z' });
   });
 
   it('applies Kafka messages in order when it has no command of its own pending', async () => {

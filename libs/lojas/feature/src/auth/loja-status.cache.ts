@@ -26,18 +26,29 @@ export class LojaStatusCache {
    */
   private readonly awaitingKafka = new Map<number, Set<string>>();
 
+  /**
+   * By store, how many events this replica applied: a read of the database during which it
+   * changed may be older than those events.
+   */
+  private readonly appliedCount = new Map<number, number>();
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async get(idLoja: number): Promise<LojaAcesso | undefined> {
     const entry = this.entries.get(idLoja);
     if (entry && Date.now() - entry.loadedAt < TRUST_MS) return entry.acesso;
+    const appliedBefore = this.appliedCount.get(idLoja);
     const rows: Pick<LojaRow, 'ativa' | 'tokens_revogados_antes'>[] = await this.dataSource.query(
       `SELECT ativa, tokens_revogados_antes FROM lojas WHERE id_loja = $1`,
       [idLoja],
     );
-    // An event applied while the read was on its way is newer than what the read saw.
-    const applied = this.entries.get(idLoja);
-    if (applied !== entry && applied) return applied.acesso;
+    // An event applied while the read was on its way is newer than what the read saw: its entry
+    // holds, and an event that left no entry (one that does not say everything the guard needs,
+    // on a store this replica did not hold) asks for a read that comes after it.
+    if (this.appliedCount.get(idLoja) !== appliedBefore) {
+      const applied = this.entries.get(idLoja);
+      return applied ? applied.acesso : this.get(idLoja);
+    }
     // Otherwise the read saw every event committed before it, this replica's own included.
     this.awaitingKafka.delete(idLoja);
     if (rows.length === 0) return undefined;
@@ -74,6 +85,7 @@ export class LojaStatusCache {
 
   private apply(event: LojaMessage | LojaEvent): void {
     const { idLoja } = event.data;
+    this.appliedCount.set(idLoja, (this.appliedCount.get(idLoja) ?? 0) + 1);
     const current = this.entries.get(idLoja)?.acesso;
     const set = (acesso: LojaAcesso) => this.entries.set(idLoja, { acesso, loadedAt: Date.now() });
     switch (event.type) {
@@ -83,6 +95,10 @@ export class LojaStatusCache {
         return void set({ ativa: false, tokensRevogadosAntes: event.data.dataDesativacao });
       case 'loja.ativada':
         if (current) set({ ...current, ativa: true });
+        else this.entries.delete(idLoja);
+        return;
+      case 'loja.codigo.rotacionado':
+        if (current) set({ ...current, tokensRevogadosAntes: event.data.dataRotacao });
         else this.entries.delete(idLoja);
         return;
     }

@@ -24,7 +24,9 @@ export class LojasMessageController implements OnApplicationShutdown {
     this.parked = new ParkedMessages(dataSource);
   }
 
-  @EventPattern(TOPICS.lojas, { eventTypes: [LOJA_EVENT_TYPES.criada, LOJA_EVENT_TYPES.desativada, LOJA_EVENT_TYPES.ativada] } satisfies EventPatternExtras)
+  @EventPattern(TOPICS.lojas, {
+    eventTypes: [LOJA_EVENT_TYPES.criada, LOJA_EVENT_TYPES.desativada, LOJA_EVENT_TYPES.ativada, LOJA_EVENT_TYPES.codigoRotacionado],
+  } satisfies EventPatternExtras)
   async onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
     const message = context.getMessage();
     if (!isForConsumer(message, LojasMessageController.CONSUMER)) return;

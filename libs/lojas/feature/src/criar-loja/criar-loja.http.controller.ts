@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AdminKeyGuard } from '../auth/admin-key.guard';
-import { SemToken } from '@trilha/http';
+import { CarriesCredential, SemToken } from '@trilha/http';
 import { LojaCriadaResponse } from '../loja.response';
 import { CriarLojaHandler } from './criar-loja.handler';
 import { CriarLojaRequest } from './criar-loja.request';
@@ -15,6 +15,7 @@ export class CriarLojaHttpController {
   constructor(private readonly handler: CriarLojaHandler) {}
 
   @Post()
+  @CarriesCredential()
   @HttpCode(201)
   @ApiOperation({ operationId: 'criarLoja', summary: 'Cria uma loja e devolve seu código de conta (mostrado só aqui).' })
   @ApiCreatedResponse({ type: LojaCriadaResponse })

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { CarriesCredential, IdLoja } from '@trilha/http';
 import { PedidoResponse } from '../pedido.response';
 import { ConsultarPedidoHandler } from './consultar-pedido.handler';
 import { ConsultarPedidoQuery } from './consultar-pedido.query';
@@ -11,6 +11,7 @@ export class ConsultarPedidoHttpController {
   constructor(private readonly handler: ConsultarPedidoHandler) {}
 
   @Get()
+  @CarriesCredential()
   @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({ operationId: 'consultarPedido', summary: 'Um pedido da loja por idPedido, numeroPedido ou pedidoCanal.' })
   @ApiOkResponse({ type: PedidoResponse })

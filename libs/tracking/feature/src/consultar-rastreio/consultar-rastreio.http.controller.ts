@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
-import { IdLoja, LimitePorMinuto } from '@trilha/http';
+import { CarriesCredential, IdLoja, LimitePorMinuto } from '@trilha/http';
 import { ConsultarRastreioHandler } from './consultar-rastreio.handler';
 import { ConsultarRastreioQuery } from './consultar-rastreio.query';
 import { RegistroRastreioResponse } from './registro-rastreio.response';
@@ -11,6 +11,7 @@ export class ConsultarRastreioHttpController {
   constructor(private readonly handler: ConsultarRastreioHandler) {}
 
   @Get()
+  @CarriesCredential()
   @LimitePorMinuto(120)
   @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({

@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { CarriesCredential, IdLoja } from '@trilha/http';
 import { ListarPedidosHandler } from './listar-pedidos.handler';
 import { ListarPedidosQuery } from './listar-pedidos.query';
 import { ListaPedidosResponse } from './listar-pedidos.response';
@@ -11,6 +11,7 @@ export class ListarPedidosHttpController {
   constructor(private readonly handler: ListarPedidosHandler) {}
 
   @Get()
+  @CarriesCredential()
   @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({ operationId: 'listarPedidos', summary: 'Lista os pedidos da loja com paginação e filtros (tipoPedido, situacao, período de dataPedido).' })
   @ApiOkResponse({ type: ListaPedidosResponse })

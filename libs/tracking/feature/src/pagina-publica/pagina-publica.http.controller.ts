@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiExcludeEndpoint } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { DataSource } from 'typeorm';
-import { SemLoja } from '@trilha/http';
+import { SecretParams, SemLoja } from '@trilha/http';
 import { vistaDoCliente } from '@trilha/tracking-domain';
 import { TOKEN_RASTREIO } from '../ids';
 import { CABECALHOS_DA_PAGINA, paginaNaoEncontrada, paginaRastreio } from './pagina-publica.html';
@@ -17,6 +17,7 @@ export class PaginaPublicaHttpController {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   @Get(':token')
+  @SecretParams('token')
   @SemLoja()
   @ApiExcludeEndpoint()
   async pagina(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {

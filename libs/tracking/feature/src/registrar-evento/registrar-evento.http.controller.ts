@@ -1,7 +1,7 @@
 import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { IdLoja, Origem } from '@trilha/http';
+import { CarriesCredential, IdLoja, Origem } from '@trilha/http';
 import { RegistrarEventoHandler } from './registrar-evento.handler';
 import { RegistrarEventoRequest } from './registrar-evento.request';
 import { EventoRegistradoResponse } from './registrar-evento.response';
@@ -12,6 +12,7 @@ export class RegistrarEventoHttpController {
   constructor(private readonly handler: RegistrarEventoHandler) {}
 
   @Post()
+  @CarriesCredential()
   @ApiOperation({
     operationId: 'registrarEventoRastreio',
     summary: 'Registra um evento de rastreio de um volume; cria o pedido e o volume no primeiro uso.',

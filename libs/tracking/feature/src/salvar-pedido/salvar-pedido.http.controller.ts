@@ -1,7 +1,7 @@
 import { Body, Controller, Put, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { IdLoja } from '@trilha/http';
+import { CarriesCredential, IdLoja } from '@trilha/http';
 import { PedidoResponse } from '../pedido.response';
 import { SalvarPedidoHandler } from './salvar-pedido.handler';
 import { SalvarPedidoRequest } from './salvar-pedido.request';
@@ -12,6 +12,7 @@ export class SalvarPedidoHttpController {
   constructor(private readonly handler: SalvarPedidoHandler) {}
 
   @Put()
+  @CarriesCredential()
   @ApiOperation({
     operationId: 'salvarPedido',
     summary: 'Cria ou atualiza um pedido (upsert por numeroPedido + tipoPedido na loja do token).',
