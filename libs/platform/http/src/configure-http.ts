@@ -16,12 +16,12 @@ export const ALL_INTERFACES = '::';
  * The HTTP server every Trilha service runs Nest on: Fastify, whose router and request
  * pipeline cost a fraction of Express's (on a bare micro-benchmark, over three times the
  * requests a second). `https` for a TLS listener; `trustProxy` names the proxies whose
- * `X-Forwarded-*` headers are believed (comma-separated addresses, CIDRs or `loopback`).
+ * `X-Forwarded-*` headers are believed (addresses, CIDRs or `loopback`; none when empty).
  */
-export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; trustProxy?: string } = {}): FastifyAdapter {
+export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; trustProxy?: string[] } = {}): FastifyAdapter {
   return new FastifyAdapter({
     ...(options.https && { https: options.https }),
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     bodyLimit: MAX_BODY_BYTES,
     // Path parameters are checked by each route (a 400 naming the field), not cut at 100 characters.
     routerOptions: { maxParamLength: 2048 },
