@@ -94,6 +94,48 @@ describe('rendered objects', () => {
     expect(deliveryChecksum(rotated)).not.toBe(deliveryChecksum(scenario(UMBRELLA, 'ci/minimal-values.yaml')));
   });
 
+  it('by default, open the gateway’s public port alone, the services’ internal port to the gateway alone, the ops ports to Prometheus, and believe no proxy', () => {
+    const objects = scenario(UMBRELLA, 'ci/minimal-values.yaml');
+    const prometheus = { namespaceSelector: {}, podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } } };
+    const podsOf = (chart: string) => pods(objects).filter(({ owner }) => owner.kind === 'Deployment' && owner.metadata.name === `trilha-${chart}`);
+    const gatewayPod = podsOf('api-gateway')[0].template.metadata!.labels;
+    const [test] = ofKind<IPod>(objects, 'Pod');
+
+    const gateway = named<INetworkPolicy>(objects, 'NetworkPolicy', 'trilha-api-gateway');
+    expect(gateway.spec).toEqual({
+      podSelector: gateway.spec!.podSelector,
+      policyTypes: ['Ingress'],
+      ingress: [
+        { ports: [{ port: 'public', protocol: 'TCP' }] },
+        { ports: [{ port: 'ops', protocol: 'TCP' }], from: [prometheus, { podSelector: { matchLabels: expect.any(Object) } }] },
+      ],
+    });
+    // The helm test pod reads the gateway's /readyz on the ops port.
+    expect(selects(gateway.spec!.ingress![1].from![1].podSelector!.matchLabels, test.metadata.labels)).toBe(true);
+    expect(selects(gateway.spec!.podSelector.matchLabels, gatewayPod)).toBe(true);
+    for (const chart of ['tracking-service', 'atendimento-service', 'delivery-service']) {
+      const policy = named<INetworkPolicy>(objects, 'NetworkPolicy', `trilha-${chart}`);
+      expect({ chart, spec: policy.spec }).toEqual({
+        chart,
+        spec: {
+          podSelector: policy.spec!.podSelector,
+          policyTypes: ['Ingress'],
+          ingress: [
+            { ports: [{ port: 'internal', protocol: 'TCP' }], from: [{ podSelector: { matchLabels: expect.any(Object) } }] },
+            { ports: [{ port: 'ops', protocol: 'TCP' }], from: [prometheus] },
+          ],
+        },
+      });
+      // The one peer of the internal port is the release's gateway, and no other pod of the release.
+      const peer = policy.spec!.ingress![0].from![0].podSelector!.matchLabels;
+      expect(pods(objects).filter(({ template }) => selects(peer, template.metadata!.labels)).map(({ owner }) => owner.metadata.name)).toEqual(['trilha-api-gateway']);
+      expect(podsOf(chart).every(({ template }) => selects(policy.spec!.podSelector.matchLabels, template.metadata!.labels))).toBe(true);
+    }
+
+    const env = named<IDeployment>(objects, 'Deployment', 'trilha-api-gateway').spec!.template.spec!.containers[0].env!;
+    expect(env).toContainEqual({ name: 'TRUSTED_PROXIES', value: '' });
+  });
+
   it('let only the gateway reach the services, and the ingress controller and the test reach the gateway', () => {
     const objects = production();
     const gatewayPods = { 'app.kubernetes.io/name': 'api-gateway', 'app.kubernetes.io/instance': 'trilha', 'app.kubernetes.io/component': 'server' };

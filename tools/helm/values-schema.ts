@@ -173,7 +173,7 @@ function serviceChartSchema(chart: ServiceChart): Schema {
       networkPolicy: obj('NetworkPolicy of the pods.', {
         enabled: bool('Create it.'),
         allowFrom: list(chart.allowFrom),
-        metricsFrom: list('Peers allowed to the ops port. Empty: anywhere.'),
+        metricsFrom: list('Peers allowed to the ops port (default: Prometheus pods in any namespace). Empty: anywhere.'),
         restrictEgress: bool('Limit egress to DNS, the chart known peers and extraEgress.'),
         extraEgress: list('NetworkPolicyEgressRule entries (PostgreSQL, Kafka, Redis).'),
       }),
@@ -232,7 +232,7 @@ const gateway: ServiceChart = {
   extra: {
     tls: obj('TLS of the public port.', {
       terminatedByProxy: bool('An ingress terminates TLS (TLS_TERMINATED_BY_PROXY); false: the gateway serves TLS from tls.secretName.'),
-      trustedProxies: str('Proxies whose X-Forwarded-* are believed (TRUSTED_PROXIES): CIDRs or loopback, linklocal, uniquelocal.', { minLength: 1 }),
+      trustedProxies: str('Proxies whose X-Forwarded-* are believed (TRUSTED_PROXIES): addresses, CIDRs or loopback, linklocal, uniquelocal. Empty: none.'),
       secretName: str('kubernetes.io/tls Secret (tls.crt, tls.key) served by the gateway when terminatedByProxy is false.'),
     }),
     redis: obj('Redis of the rate-limit counters (REDIS_URL).', {

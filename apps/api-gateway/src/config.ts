@@ -11,8 +11,15 @@ export const gatewayConfigSchema = serviceConfigSchema({
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
   TLS_TERMINATED_BY_PROXY: booleanFlag.default(false),
-  /** Which proxies' X-Forwarded-Proto is believed (comma-separated addresses, CIDRs or names such as `loopback`). */
-  TRUSTED_PROXIES: z.string().default('loopback'),
+  /**
+   * The proxies whose X-Forwarded-* headers are believed: comma-separated addresses, CIDRs or
+   * names such as `loopback`. Empty: none, so every request counts as from its own address and,
+   * with TLS_TERMINATED_BY_PROXY, as plain HTTP (403).
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default('loopback')
+    .transform((list) => list.split(',').map((proxy) => proxy.trim()).filter((proxy) => proxy !== '')),
   REDIS_URL: redisUrl,
   TOKEN_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),

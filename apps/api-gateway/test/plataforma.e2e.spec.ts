@@ -164,6 +164,7 @@ describe('behind an ingress that terminates TLS', () => {
   it.each([
     ['trusts X-Forwarded-Proto: https only from a trusted proxy', 'loopback', 200],
     ['refuses it from anyone else with 403', '10.0.0.0/8', 403],
+    ['believes no proxy when none is named', '', 403],
   ])('%s', async (_title, trustedProxies, withHeader) => {
     const port = stack.ports.gateway + 11 + (withHeader === 200 ? 0 : 1);
     const replica = await startReplica(stack, 'api-gateway', `api-gateway-behind-proxy-${withHeader}`, {

@@ -105,6 +105,10 @@ describe('virtual agents (docs/API.md section 6)', () => {
     expectInvalid(ruim, 'nome', 'faq.0.resposta', 'extra');
     expectProblem(await api('POST', '/agentes', { token: loja.token, body: { nome: 'a', descricao: 'b', faq: [] } }), 400);
     expectProblem(await api('POST', '/agentes', { token: loja.token, body: { nome: 'a', descricao: 'b', faq: Array.from({ length: 1001 }, () => ({ pergunta: 'p', resposta: 'r' })) } }), 400);
+    // 41 entries of 500 + 2,000 characters: 102,500, over the 100,000 an FAQ may hold.
+    const longo = await api('POST', '/agentes', { token: loja.token, body: { nome: 'a', descricao: 'b', faq: Array.from({ length: 41 }, () => ({ pergunta: 'p'.repeat(500), resposta: 'r'.repeat(2000) })) } });
+    expectProblem(longo, 400);
+    expect(longo.body.erros).toEqual([{ campo: 'faq', mensagem: 'faq deve ter no máximo 100000 caracteres somando perguntas e respostas' }]);
 
     const assistente = await assistenteDe(loja);
     expectProblem(await conversar(loja, 'nao-existe', { mensagem: 'oi' }), 404);

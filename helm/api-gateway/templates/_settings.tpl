@@ -79,11 +79,11 @@
 {{- end }}
 {{- end }}
 
-{{/* Who may reach the public port: anywhere, or allowFrom plus the helm test pod. */}}
-{{- define "api-gateway.allowFrom" -}}
-{{- if .Values.networkPolicy.allowFrom }}
-{{- $test := dict "podSelector" (dict "matchLabels" (include "trilha.selectorLabels" (dict "context" . "component" "test") | fromYaml)) }}
-{{- toYaml (append .Values.networkPolicy.allowFrom $test) }}
+{{/* Peers plus the helm test pod (which calls both the public and the ops port), or [] (anywhere) for no peers. Call with (dict "context" . "peers" <peers>). */}}
+{{- define "api-gateway.withTestPod" -}}
+{{- if .peers }}
+{{- $test := dict "podSelector" (dict "matchLabels" (include "trilha.selectorLabels" (dict "context" .context "component" "test") | fromYaml)) }}
+{{- toYaml (append .peers $test) }}
 {{- else }}
 []
 {{- end }}

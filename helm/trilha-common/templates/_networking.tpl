@@ -34,10 +34,12 @@ spec:
 
 {{/*
 NetworkPolicy of a service's pods. Ingress: the serving port from `from` (a list of peers; empty
-means from anywhere) and the ops port from networkPolicy.metricsFrom (empty: anywhere). With
+means from anywhere) and the ops port from `metricsFrom` (default networkPolicy.metricsFrom, the
+Prometheus pods; empty: anywhere). With
 networkPolicy.restrictEgress, egress is limited to DNS, `egressTo` (peers and ports the chart
 knows, e.g. the gateway to the services) and networkPolicy.extraEgress (PostgreSQL, Kafka, Redis).
-Call with (dict "context" . "port" <serving port name> "from" <peers> "egressTo" <egress rules>).
+Call with (dict "context" . "port" <serving port name> "from" <peers> "egressTo" <egress rules>
+["metricsFrom" <peers>]).
 */}}
 {{- define "trilha.networkPolicy" -}}
 {{- $ctx := .context }}
@@ -70,7 +72,7 @@ spec:
     - ports:
         - port: ops
           protocol: TCP
-      {{- with $np.metricsFrom }}
+      {{- with (hasKey . "metricsFrom" | ternary .metricsFrom $np.metricsFrom) }}
       from:
         {{- toYaml . | nindent 8 }}
       {{- end }}

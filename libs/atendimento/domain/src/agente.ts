@@ -12,6 +12,15 @@ export interface EntradaFaq {
   resposta: string;
 }
 
+/**
+ * How large an agent's FAQ may be: each replica keeps its index in memory and builds it again
+ * whenever the agent changes or is evicted, in the event loop that answers every store.
+ */
+export const FAQ_LIMITES = { entradas: 1000, pergunta: 500, resposta: 2000, caracteres: 100_000 } as const;
+
+/** The characters of an FAQ that count toward `FAQ_LIMITES.caracteres`: its questions and answers. */
+export const caracteresDoFaq = (faq: readonly EntradaFaq[]): number => faq.reduce((total, { pergunta, resposta }) => total + pergunta.length + resposta.length, 0);
+
 export interface Agente {
   idAgente: string;
   idLoja: number;

@@ -1,4 +1,5 @@
-import { FaqIndex, normalizar } from './faq-index';
+import { caracteresDoFaq, FAQ_LIMITES } from './agente';
+import { BUSCA_LIMITES, FaqIndex, normalizar } from './faq-index';
 
 const faq = [
   { pergunta: 'Qual o prazo de entrega para o Nordeste?', resposta: 'Entregamos no Nordeste em até 7 dias úteis após a postagem.' },
@@ -46,5 +47,76 @@ describe('FAQ matching', () => {
       resposta: `Resposta ${i}.`,
     })));
     for (const i of [0, 7, 700, 999]) expect(grande.melhor(`Pergunta ${i} sobre produto${i} e serviço${i % 37} da categoria${i % 11}`)?.entrada.resposta).toBe(`Resposta ${i}.`);
+  });
+});
+
+describe('the cost of one search, whatever the message and the index', () => {
+  /** Random letters from a fixed seed (mulberry32): every word a term of its own, the largest vocabulary a text can have. */
+  let semente = 20261126;
+  const aleatorio = () => {
+    semente = (semente + 0x6d2b79f5) | 0;
+    let t = Math.imul(semente ^ (semente >>> 15), 1 | semente);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const palavra = (letras: number, inicio = '') => inicio + Array.from({ length: letras - inicio.length }, () => String.fromCharCode(97 + Math.floor(aleatorio() * 26))).join('');
+  const texto = (caracteres: number, proxima: () => string) => {
+    const palavras: string[] = [];
+    for (let tamanho = -1, nova = proxima(); tamanho + nova.length + 1 <= caracteres; nova = proxima()) {
+      palavras.push(nova);
+      tamanho += nova.length + 1;
+    }
+    return palavras.join(' ');
+  };
+  const faqDe = (entradas: number, proxima: () => string) =>
+    Array.from({ length: entradas }, () => ({ pergunta: texto(FAQ_LIMITES.pergunta, proxima), resposta: texto(FAQ_LIMITES.resposta, proxima) }));
+  /** The longest message a conversation takes (MENSAGEM_MAX). */
+  const MENSAGEM_MAX = 4000;
+
+  /** The CPU milliseconds of the slowest search of each message, so that other processes on the machine do not count. */
+  const maisLenta = (index: FaqIndex, mensagens: string[]) =>
+    Math.max(...mensagens.map((mensagem) => {
+      const antes = process.cpuUsage();
+      index.melhor(mensagem);
+      const { user, system } = process.cpuUsage(antes);
+      return (user + system) / 1000;
+    }));
+  /** Messages of random words of every length, from too short to fuzzy-match to far longer than any real word. */
+  const mensagensAleatorias = () => [2, 3, 4, 6, 8, 10, 15, 16, 30].map((letras) => texto(MENSAGEM_MAX, () => palavra(letras)));
+  /** Messages of distinct prefixes of the index's one shared start ("pref", "prefa", "prefab"…). */
+  const mensagemDePrefixos = (inicio: string) => texto(MENSAGEM_MAX, () => palavra(inicio.length + 1 + Math.floor(aleatorio() * 3), inicio));
+
+  const entradasNoLimite = Math.floor(FAQ_LIMITES.caracteres / (FAQ_LIMITES.pergunta + FAQ_LIMITES.resposta));
+  const faqNoLimite = faqDe(entradasNoLimite, () => palavra(8));
+  /**
+   * 1 MB, what an agent could hold before FAQ_LIMITES.caracteres: random words, and words that
+   * all start with "pref" (one prefix every other term completes to).
+   */
+  const faqDeUmMega = [...faqDe(200, () => palavra(8)), ...faqDe(200, () => palavra(10, 'pref'))];
+
+  it('searches the largest FAQ the API accepts, of random words, in under 50 ms of CPU, whatever the message', () => {
+    expect(caracteresDoFaq(faqNoLimite)).toBeLessThanOrEqual(FAQ_LIMITES.caracteres);
+    const index = new FaqIndex(faqNoLimite);
+    index.melhor('aquece o índice');
+    expect(maisLenta(index, mensagensAleatorias())).toBeLessThan(50);
+  });
+
+  it('searches an agent of 1 MB stored before the limits in under 150 ms of CPU, prefixes of its every term included', () => {
+    const index = new FaqIndex(faqDeUmMega);
+    index.melhor('aquece o índice');
+    expect(maisLenta(index, [...mensagensAleatorias(), mensagemDePrefixos('pref'), mensagemDePrefixos('pref')])).toBeLessThan(150);
+  });
+
+  it('still completes a prefix few terms share, and tolerates one typo', () => {
+    const index = new FaqIndex([{ pergunta: 'Qual a garantia do equipamento?', resposta: 'Um ano de garantia.' }, ...faqNoLimite]);
+    expect(index.melhor('garant do equipa')?.entrada.resposta).toBe('Um ano de garantia.');
+    expect(index.melhor('garantia do equipamenta')?.entrada.resposta).toBe('Um ano de garantia.');
+  });
+
+  it('weighs only the first distinct terms of a long message', () => {
+    const index = new FaqIndex(faq);
+    const ruido = Array.from({ length: BUSCA_LIMITES.termos }, () => palavra(8)).join(' ');
+    expect(index.melhor(`prazo de entrega para o Nordeste ${ruido}`)?.entrada).toBe(faq[0]);
+    expect(index.melhor(`${ruido} prazo de entrega para o Nordeste`)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import SearchableMap from 'minisearch/SearchableMap';
 import type { EntradaFaq } from './agente';
 
 /**
@@ -52,7 +53,33 @@ function processTerm(term: string): string | null {
 const termos = (texto: string): Set<string> =>
   new Set(tokenize(texto).map(processTerm).filter((termo): termo is string => termo !== null));
 
-const SEARCH = { fuzzy: 0.2, prefix: true, combineWith: 'OR' as const, boost: { pergunta: 2 } };
+/**
+ * What one search may cost, whatever the message and however large the index (agents stored
+ * before `FAQ_LIMITES` keep answering). MiniSearch looks each query term up, walks its term tree
+ * for the terms within the fuzzy distance (a walk that grows steeply with the distance) and
+ * scores every index term the query term is a prefix of. So a search weighs the first `termos`
+ * distinct terms of a message, tolerates one typo (`fuzzy.distancia`) only in terms whose length
+ * is that of a real word, and completes a term of at least `prefixo.minLetras` letters only when
+ * at most `prefixo.maxCompletacoes` index terms start with it (an index of words sharing one
+ * start would otherwise make one term score them all).
+ */
+export const BUSCA_LIMITES = {
+  termos: 12,
+  fuzzy: { minLetras: 4, maxLetras: 15, distancia: 1 },
+  prefixo: { minLetras: 4, maxCompletacoes: 50 },
+} as const;
+
+/** The distinct terms of a message a search weighs, in the message's order. */
+const termosDaBusca = (mensagem: string): string[] => [...termos(mensagem)].slice(0, BUSCA_LIMITES.termos);
+
+const SEARCH = {
+  tokenize: termosDaBusca,
+  processTerm: (termo: string) => termo,
+  fuzzy: (termo: string) => termo.length >= BUSCA_LIMITES.fuzzy.minLetras && termo.length <= BUSCA_LIMITES.fuzzy.maxLetras && BUSCA_LIMITES.fuzzy.distancia,
+  combineWith: 'OR' as const,
+  boost: { pergunta: 2 },
+};
+
 /** How many of the best-ranked entries are weighed for confidence. */
 const CANDIDATOS = 5;
 
@@ -78,13 +105,24 @@ export class FaqIndex {
     fields: ['pergunta', 'resposta'],
     tokenize,
     processTerm,
-    searchOptions: SEARCH,
+    searchOptions: { ...SEARCH, prefix: (termo: string) => this.completavel(termo) },
   });
   private readonly termosDaPergunta: Set<string>[];
+  /** Every term of the index, to count how many a prefix would complete to. */
+  private readonly vocabulario = new SearchableMap<true>();
 
   constructor(private readonly entradas: readonly EntradaFaq[]) {
     this.index.addAll(entradas.map((entrada, id) => ({ id, ...entrada })));
     this.termosDaPergunta = entradas.map((entrada) => termos(entrada.pergunta));
+    for (const { pergunta, resposta } of entradas) for (const termo of termos(`${pergunta} ${resposta}`)) this.vocabulario.set(termo, true);
+  }
+
+  /** Whether `termo` is long enough to complete, and few index terms start with it. */
+  private completavel(termo: string): boolean {
+    if (termo.length < BUSCA_LIMITES.prefixo.minLetras) return false;
+    let completacoes = 0;
+    for (const _ of this.vocabulario.atPrefix(termo).keys()) if (++completacoes > BUSCA_LIMITES.prefixo.maxCompletacoes) return false;
+    return true;
   }
 
   melhor(mensagem: string, minima = CONFIANCA_MINIMA): FaqMatch | null {

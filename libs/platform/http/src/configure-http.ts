@@ -34,17 +34,17 @@ export const TLS_PROTOCOL = {
  * The HTTP server every Trilha service runs Nest on: Fastify, whose router and request
  * pipeline cost a fraction of Express's (on a bare micro-benchmark, over three times the
  * requests a second), with LISTENER_TIMEOUTS. `https` for a TLS listener (TLS_PROTOCOL);
- * `trustProxy` names the proxies whose `X-Forwarded-*` headers are believed (comma-separated
- * addresses, CIDRs or `loopback`).
+ * `trustProxy` names the proxies whose `X-Forwarded-*` headers are believed (addresses, CIDRs or
+ * `loopback`; none when empty).
  */
-export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; trustProxy?: string } = {}): FastifyAdapter {
+export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; trustProxy?: string[] } = {}): FastifyAdapter {
   return new FastifyAdapter({
     // Node's server options: Fastify hands `https` to https.createServer, `http` to http.createServer.
     ...(options.https ? { https: { ...options.https, ...TLS_PROTOCOL, ...listenerTimeoutOptions } } : { http: listenerTimeoutOptions }),
     requestTimeout: LISTENER_TIMEOUTS.request,
     keepAliveTimeout: LISTENER_TIMEOUTS.keepAlive,
     connectionTimeout: LISTENER_TIMEOUTS.idle,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     bodyLimit: MAX_BODY_BYTES,
     // Path parameters are checked by each route (a 400 naming the field), not cut at 100 characters.
     routerOptions: { maxParamLength: 2048 },

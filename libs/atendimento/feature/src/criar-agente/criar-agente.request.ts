@@ -1,22 +1,34 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsNotEmpty, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
+import { caracteresDoFaq, FAQ_LIMITES, type EntradaFaq } from '@trilha/atendimento-domain';
 
 export class EntradaFaqRequest {
-  @ApiProperty({ maxLength: 500, example: 'Qual o prazo de entrega para o Nordeste?' })
+  @ApiProperty({ maxLength: FAQ_LIMITES.pergunta, example: 'Qual o prazo de entrega para o Nordeste?' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(500)
+  @MaxLength(FAQ_LIMITES.pergunta)
   pergunta: string;
 
-  @ApiProperty({ maxLength: 2000, example: 'Entregamos no Nordeste em até 7 dias úteis.' })
+  @ApiProperty({ maxLength: FAQ_LIMITES.resposta, example: 'Entregamos no Nordeste em até 7 dias úteis.' })
   @IsString()
   @IsNotEmpty()
-  @MaxLength(2000)
+  @MaxLength(FAQ_LIMITES.resposta)
   resposta: string;
 }
 
-export const FAQ_MAX = 1000;
+const ehFaq = (value: unknown): value is EntradaFaq[] =>
+  Array.isArray(value) && value.every((entrada) => typeof entrada?.pergunta === 'string' && typeof entrada?.resposta === 'string');
+
+/** At most `FAQ_LIMITES.caracteres` in the questions and answers together (an FAQ of another shape is the other validators' to refuse). */
+const CaracteresDoFaqNoMaximo = () =>
+  ValidateBy({
+    name: 'caracteresDoFaq',
+    validator: {
+      validate: (faq: unknown) => !ehFaq(faq) || caracteresDoFaq(faq) <= FAQ_LIMITES.caracteres,
+      defaultMessage: () => `faq deve ter no máximo ${FAQ_LIMITES.caracteres} caracteres somando perguntas e respostas`,
+    },
+  });
 
 export class CriarAgenteRequest {
   @ApiProperty({ maxLength: 100, example: 'Dúvidas de entrega' })
@@ -30,10 +42,16 @@ export class CriarAgenteRequest {
   @MaxLength(500)
   descricao: string;
 
-  @ApiProperty({ type: [EntradaFaqRequest], minItems: 1, maxItems: FAQ_MAX })
+  @ApiProperty({
+    type: [EntradaFaqRequest],
+    minItems: 1,
+    maxItems: FAQ_LIMITES.entradas,
+    description: `Até ${FAQ_LIMITES.entradas} entradas e ${FAQ_LIMITES.caracteres} caracteres somando perguntas e respostas.`,
+  })
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(FAQ_MAX)
+  @ArrayMaxSize(FAQ_LIMITES.entradas)
+  @CaracteresDoFaqNoMaximo()
   @ValidateNested({ each: true })
   @Type(() => EntradaFaqRequest)
   faq: EntradaFaqRequest[];
