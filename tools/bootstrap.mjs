@@ -3,10 +3,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { runOnSupportedNode } from './runtime.mjs';
+
+await runOnSupportedNode();
 
 const root = resolve(import.meta.dirname, '..');
 const command = process.argv[2];
 const say = (line) => process.stderr.write(`» ${line}\n`);
+say(`Node.js ${process.version}`);
 
 function run(label, cmd, args) {
   say(label);

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { supportedNode } from './runtime.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const dataDir = resolve(root, process.env.TRILHA_DATA_DIR ?? '.trilha/local');
@@ -15,5 +16,5 @@ if (!command || !service || !existsSync(envFile)) {
   process.exit(2);
 }
 const env = { ...process.env, ...JSON.parse(readFileSync(envFile, 'utf8')) };
-const result = spawnSync(process.execPath, [join(root, 'dist/apps', service, 'src/main.js'), command, ...args], { stdio: 'inherit', env });
+const result = spawnSync(supportedNode(), [join(root, 'dist/apps', service, 'src/main.js'), command, ...args], { stdio: 'inherit', env });
 process.exit(result.status ?? 1);

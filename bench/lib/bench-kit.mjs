@@ -2,6 +2,10 @@
 // work run on a number of workers. The rest is beside it: machine.mjs (the machine and its CPU),
 // latency.mjs (percentiles and report lines), bench-stack.mjs (the durable stack with its HTTPS
 // client and stores), load-loops.mjs (open and closed load loops).
+import { runOnSupportedNode } from '../../tools/runtime.mjs';
+
+// A benchmark measures the platform on the runtime it ships with (tools/runtime.mjs).
+await runOnSupportedNode();
 
 export const say = (line) => process.stderr.write(`» ${line}\n`);
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
