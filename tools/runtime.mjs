@@ -21,14 +21,17 @@ function cacheDir() {
 
 const onSupportedLine = () => Number(process.versions.node.split('.')[0]) === NODE_MAJOR;
 
-/**
- * The node binary to run Trilha with: this process's own on the NODE_MAJOR line, otherwise that
- * of NODE_VERSION, fetched with `npm pack` (which checks the
- * registry's integrity hash) into a temporary directory and renamed into place, so a concurrent
- * start never sees half of it.
- */
+/** The node binary to run Trilha with: this process's own on the NODE_MAJOR line, otherwise the official one. */
 export function supportedNode() {
-  if (onSupportedLine()) return process.execPath;
+  return onSupportedLine() ? process.execPath : officialNode();
+}
+
+/**
+ * The official node binary of NODE_VERSION, fetched with `npm pack` (which checks the registry's
+ * integrity hash) into a temporary directory and renamed into place, so a concurrent start never
+ * sees half of it.
+ */
+export function officialNode() {
   const binary = join(cacheDir(), 'bin', 'node');
   if (existsSync(binary)) return binary;
   const arch = { x64: 'x64', arm64: 'arm64' }[process.arch];
