@@ -55,7 +55,7 @@ const WHY: Record<number, string> = {
 };
 /** A forwarded route's 429 also covers the requests a store may have in flight to its service (docs/API.md section 0). */
 const TOO_MANY_IN_FLIGHT =
-  'Limite de requisições do minuto excedido, ou a loja já tem o limite de requisições simultâneas em andamento no serviço desta rota; repita depois de Retry-After segundos.';
+  'Limite de requisições do minuto excedido, ou a loja já tem o limite de requisições simultâneas em andamento no serviço desta rota e a sua fila não a atendeu; repita depois de Retry-After segundos.';
 
 function problemResponse(status: number, description: string): ResponseObject {
   const response: ResponseObject = { description, content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: `#/components/schemas/${PROBLEM_SCHEMA}` } } } };

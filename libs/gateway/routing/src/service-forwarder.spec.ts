@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ServiceForwarder } from './service-forwarder';
+import { QUEUE_PER_STORE, ServiceForwarder } from './service-forwarder';
 
 /** A service whose `/lento` answers only when told to, and whose `/rapido` answers at once. */
 async function servico(): Promise<{ server: Server; url: string; pendentes: ServerResponse[] }> {
@@ -35,21 +35,27 @@ describe('ServiceForwarder', () => {
     upstream.server.close();
   });
 
-  it('forwards at most the limit of one store’s requests at once, answers the next 429 naming the limit, and serves another store meanwhile', async () => {
+  it('forwards at most the limit of one store’s requests at once, queues the next ones in turn, answers 429 naming the limit once its queue is full, and serves another store meanwhile', async () => {
     const pedir = (loja: number, path: string) => app.inject({ method: 'GET', url: path, headers: { 'x-loja': String(loja) } });
     const lentos = [pedir(1, '/lento'), pedir(1, '/lento')];
     while (upstream.pendentes.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
 
+    // Beyond the store's two places its requests wait, up to the queue's size.
+    const naFila = Array.from({ length: QUEUE_PER_STORE.size }, () => pedir(1, '/rapido'));
+    // Injected requests reach the route in no fixed order: the queue is full once every one has.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     const recusada = await pedir(1, '/rapido');
     expect(recusada.statusCode).toBe(429);
     expect(recusada.headers['retry-after']).toBe('1');
     expect(recusada.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(recusada.json()).toMatchObject({ status: 429, detail: expect.stringMatching(/^Esta loja já tem 2 requisições simultâneas em andamento neste serviço/) });
     expect((await pedir(2, '/rapido')).statusCode).toBe(200);
+    expect(upstream.pendentes).toHaveLength(2);
 
-    // A request answered gives its place back.
+    // A request answered gives its place to the first one waiting: the queue drains in turn.
     upstream.pendentes.splice(0).forEach((response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
     expect((await Promise.all(lentos)).map((response) => response.statusCode)).toEqual([200, 200]);
+    expect(new Set((await Promise.all(naFila)).map((response) => response.statusCode))).toEqual(new Set([200]));
     expect((await pedir(1, '/rapido')).statusCode).toBe(200);
   });
 });

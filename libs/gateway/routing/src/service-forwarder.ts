@@ -15,6 +15,12 @@ export const CONNECTIONS_PER_SERVICE = 128;
  * gives the store's URL 10 s to answer its verification (docs/API.md section 7), then answers.
  */
 const TIMEOUT_MS = 15_000;
+/**
+ * Beyond its share of a service's connections, a store's requests wait their turn, up to 64 of
+ * them for at most 5 s: a burst of a store's quick requests is served in turn; a store whose
+ * requests are slow gets 429s, never the others' connections.
+ */
+export const QUEUE_PER_STORE = { size: 64, waitMs: 5_000 };
 
 export interface ForwarderOptions {
   /** Base URL of each service's internal port, by service name. */
@@ -30,9 +36,10 @@ type ForwardedRequest = FastifyRequest & { loja?: { idLoja: number } };
  * Forwards a public request to the internal port of the service that owns it, over a pool of
  * kept-alive connections, with the authenticated store, the correlation id and the trace
  * context. The service validates and answers; its status, body and headers come back as they
- * are. A store holds at most `concurrentRequestsPerStore` of a service's connections: one whose
- * requests are slow (a webhook URL that never answers its verification) gets a 429 beyond them,
- * and the other stores' requests keep finding a free connection.
+ * are. A store holds at most `concurrentRequestsPerStore` of a service's connections: its other
+ * requests wait in its own queue (QUEUE_PER_STORE), and one whose requests are slow (a webhook URL
+ * that never answers its verification) gets 429s once that queue is full or its wait too long,
+ * while the other stores' requests keep finding a free connection.
  */
 @Injectable()
 export class ServiceForwarder implements OnApplicationShutdown {
@@ -44,7 +51,7 @@ export class ServiceForwarder implements OnApplicationShutdown {
   constructor(private readonly options: ForwarderOptions) {
     for (const [service, url] of Object.entries(options.services)) {
       this.origins.set(service, new URL(url));
-      this.inFlight.set(service, new ConcurrencyLimit(options.concurrentRequestsPerStore));
+      this.inFlight.set(service, new ConcurrencyLimit(options.concurrentRequestsPerStore, QUEUE_PER_STORE));
       this.pools.set(service, new Pool(url, { connections: CONNECTIONS_PER_SERVICE, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
     }
   }
@@ -52,11 +59,18 @@ export class ServiceForwarder implements OnApplicationShutdown {
   async forward(service: string, request: ForwardedRequest, reply: FastifyReply): Promise<void> {
     const pool = this.pools.get(service);
     if (!pool) throw new Error(`no address configured for ${service}`);
-    const release = (this.inFlight.get(service) as ConcurrencyLimit<string>).tryAcquire(request.loja ? `loja:${request.loja.idLoja}` : `ip:${request.ip}`);
+    const release = await (this.inFlight.get(service) as ConcurrencyLimit<string>).acquire(request.loja ? `loja:${request.loja.idLoja}` : `ip:${request.ip}`);
     if (!release) {
       const quem = request.loja ? 'Esta loja' : 'Este endereço';
       reply.header('retry-after', '1');
-      return sendProblem(reply, problem(429, `${quem} já tem ${this.options.concurrentRequestsPerStore} requisições simultâneas em andamento neste serviço, o limite; repita quando uma terminar (Retry-After).`, request.originalUrl));
+      return sendProblem(
+        reply,
+        problem(
+          429,
+          `${quem} já tem ${this.options.concurrentRequestsPerStore} requisições simultâneas em andamento neste serviço, o limite, e esta não teve a vez na sua fila (até ${QUEUE_PER_STORE.size} requisições, por até ${QUEUE_PER_STORE.waitMs / 1000} s); repita quando uma terminar (Retry-After).`,
+          request.originalUrl,
+        ),
+      );
     }
     try {
       await this.send(service, pool, request, reply);

@@ -41,7 +41,7 @@ export class VerificacaoUrl {
       throw invalida('url deve ser uma URL absoluta, como https://minhaloja.example/webhook');
     }
     if (url.protocol !== 'https:') throw invalida('url deve usar https');
-    const liberar = this.emAndamento.tryAcquire(idLoja);
+    const liberar = await this.emAndamento.acquire(idLoja);
     if (!liberar) {
       throw new ConcurrencyLimitExceeded(
         `Esta loja já tem ${VERIFICACOES_POR_LOJA} verificações de URL simultâneas em andamento, o limite; repita quando uma terminar (Retry-After).`,
