@@ -270,9 +270,11 @@ function operatorValues(file: string, values: Record<string, unknown>): string {
   return path;
 }
 
+/** What the stack's own services are given: its hosts, and the key its webhooks' secrets are stored under. */
 const stackHosts = {
   global: { database: { url: stack.infra.databaseUrl }, kafka: { brokers: stack.infra.kafkaBrokers } },
   'api-gateway': { redis: { url: stack.infra.redisUrl } },
+  'delivery-service': { webhooks: { secretKeys: stack.env['delivery-service'].WEBHOOK_SECRET_KEYS } },
 };
 
 /**
@@ -333,7 +335,7 @@ describe('the configuration the chart renders starts every service', () => {
     const values = operatorValues('kafka-security-on-the-stack.yaml', {
       global: { database: stackHosts.global.database, kafka: { brokers: secure.brokers } },
       'api-gateway': { ...stackHosts['api-gateway'], tls: { trustedProxies: 'loopback' } },
-      'delivery-service': { webhooks: { allowedCidrs: ['127.0.0.0/8'] } },
+      'delivery-service': { webhooks: { ...stackHosts['delivery-service'].webhooks, allowedCidrs: ['127.0.0.0/8'] } },
       kafkaTopics: topicsWith(extraTopic),
     });
     const objects = charts.render('trilha', { namespace: NAMESPACE, values: ['ci/kafka-security-values.yaml', values] });
