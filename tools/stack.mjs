@@ -18,10 +18,11 @@ export const SERVICES = ['api-gateway', 'tracking-service', 'atendimento-service
 /** The services behind the gateway, reached on their internal ports. */
 export const INTERNAL_SERVICES = SERVICES.filter((service) => service !== 'api-gateway');
 
-/** The default ports of `npm start` and of `npm test` (README, "Ports"). */
+/** The default ports of `npm start`, `npm test` and `npm run images:check` (README, "Ports"). */
 export const PORT_PROFILES = {
   start: { gateway: 8443, kafka: 19092, postgres: 15432, redis: 16379, zipkin: 19411, ops: 18180 },
   test: { gateway: 28443, kafka: 29092, postgres: 25432, redis: 26379, zipkin: 29411, ops: 28180 },
+  images: { gateway: 27443, kafka: 27092, postgres: 27432, redis: 27379, zipkin: 27411, ops: 27180 },
 };
 
 /**
@@ -146,6 +147,40 @@ function tail(file, lines = 20) {
   return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '(no log)';
 }
 
+/** Where a container finds the stack's certificates: outside its /tmp, which is a tmpfs of its own. */
+const CONTAINER_TLS_DIR = '/etc/trilha/tls';
+
+/**
+ * The command that runs `main.js [args…]` of a service with `env`, and the environment to run it
+ * with: node on the build in dist/, or, when the stack runs `images`, a container of the service's
+ * image, as a cluster runs it: its own uid, a read-only root filesystem with a writable /tmp, the
+ * stack's certificates mounted read-only (owned by the image's uid, as a pod's fsGroup makes a
+ * Secret's files readable), the host's network. podman runs it with runc and
+ * resource limits lowered to 1,024 files and 4,096 processes: a VM that withholds
+ * CAP_SYS_RESOURCE refuses crun and any limit above its own. The container is removed when it
+ * stops; a SIGTERM to podman reaches the service.
+ */
+function serviceCommand(stack, service, env, args = []) {
+  if (!stack.images) {
+    // TRILHA_SERVICE_NODE_ARGS: extra Node.js arguments for every service, e.g. to profile them.
+    const nodeArgs = process.env.TRILHA_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    return { command: process.execPath, args: [...nodeArgs, join(root, 'dist/apps', service, 'src/main.js'), ...args], env };
+  }
+  const tlsDir = join(stack.dataDir, 'tls');
+  const containerEnv = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value.replace(tlsDir, CONTAINER_TLS_DIR)]));
+  return {
+    command: 'podman',
+    args: [
+      'run', '--rm', '--runtime', 'runc', '--network', 'host', '--read-only', '--tmpfs', '/tmp',
+      '--ulimit', 'nofile=1024:1024', '--ulimit', 'nproc=4096:4096', '--volume', `${tlsDir}:${CONTAINER_TLS_DIR}:ro,U`,
+      // Each variable by name: podman takes its value from its own environment, so no secret is on a command line.
+      ...Object.keys(containerEnv).flatMap((name) => ['--env', name]),
+      stack.images(service), ...args,
+    ],
+    env: containerEnv,
+  };
+}
+
 /**
  * Starts one service process with its environment; its JSON logs go to logs/<name>.log.
  * Tests use this to start extra replicas or restart a killed one.
@@ -156,11 +191,10 @@ export async function startService(stack, service, { name = service, env = {} } 
   // its (synchronous) log writes whenever this process is busy.
   const out = openSync(logFile, 'a');
   const serviceEnv = { ...stack.env[service], ...env };
-  // TRILHA_SERVICE_NODE_ARGS: extra Node.js arguments for every service, e.g. to profile them.
-  const nodeArgs = process.env.TRILHA_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/apps', service, 'src/main.js')], {
+  const { command, args, env: commandEnv } = serviceCommand(stack, service, serviceEnv);
+  const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, ...serviceEnv },
+    env: { ...process.env, ...commandEnv },
     stdio: ['ignore', out, out],
   });
   closeSync(out);
@@ -172,8 +206,10 @@ export async function startService(stack, service, { name = service, env = {} } 
  * Starts everything. Returns what a user or a test needs: the base URL, the admin key, the
  * certificate to trust, each service's environment and log file, and `stop()`.
  * `webhookSettings` (WEBHOOK_* variables) replace the delivery service's defaults (tests compress its times).
+ * `images` (service → image name) runs the services and their migrations as containers of those
+ * images instead of node on dist/ (tools/images/check.mjs).
  */
-export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info', webhookSettings = {} }) {
+export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info', webhookSettings = {}, images }) {
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   await ensureInfraInstalled({ log });
   // Zipkin starts beside Kafka, PostgreSQL and Redis; if one fails, the others stop.
@@ -188,7 +224,7 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
   const infra = infraStart.value;
   const zipkin = zipkinStart.value;
   const processes = [];
-  const stack = { dataDir, ports, infra, zipkin, processes };
+  const stack = { dataDir, ports, infra, zipkin, processes, images };
   stack.stop = async () => {
     await Promise.all(processes.map((service) => stopProcess(service.child)));
     await Promise.all([infra.stop(), zipkin.stop()]);
@@ -207,7 +243,10 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
     // The topics and the migrations at once: neither needs the other, the services need both.
     await Promise.all([
       createTopics(infra.kafkaBrokers, log),
-      ...SERVICES.map(async (service) => log((await runToEnd(process.execPath, [join('dist/apps', service, 'src/main.js'), 'migrate'], stack.env[service])).trim())),
+      ...SERVICES.map(async (service) => {
+        const { command, args, env } = serviceCommand(stack, service, stack.env[service], ['migrate']);
+        log((await runToEnd(command, args, env)).trim());
+      }),
     ]);
     const results = await Promise.allSettled(SERVICES.map((service) => startService(stack, service)));
     for (const result of results) if (result.status === 'fulfilled') processes.push(result.value);

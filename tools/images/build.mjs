@@ -40,6 +40,10 @@ const labels = { VERSION: version, REVISION: git('rev-parse', 'HEAD'), SOURCE: g
 const npmCa = [process.env.NODE_EXTRA_CA_CERTS, spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' }).stdout?.trim()]
   .find((file) => file && file !== 'null' && existsSync(file));
 
+// buildah's RUN steps get 1,024 open files by default, which npm ci exhausts reading its cache:
+// they get this process's hard limit (no step may raise it further).
+const openFiles = spawnSync('sh', ['-c', 'ulimit -Hn'], { encoding: 'utf8' }).stdout.trim();
+
 const bases = builder === 'buildah' ? await localBases(say) : {};
 say(`building with ${builder}${bases.NODE_IMAGE ? ` on ${bases.NODE_IMAGE} and ${bases.DEBIAN_IMAGE}` : ''}`);
 
@@ -48,7 +52,7 @@ for (const service of services.length > 0 ? services : SERVICE_IMAGES) {
   const started = Date.now();
   const buildArgs = Object.entries({ SERVICE: service, ...labels, ...bases }).flatMap(([name, value]) => ['--build-arg', `${name}=${value}`]);
   const common = ['-f', 'deploy/docker/Dockerfile', ...buildArgs, ...(npmCa ? ['--secret', `id=npm_ca,src=${npmCa}`] : []), '-t', imageName(service, version), '.'];
-  const args = builder === 'docker' ? ['build', ...common] : ['bud', '--isolation', 'chroot', '--layers', '--pull=never', ...common];
+  const args = builder === 'docker' ? ['build', ...common] : ['bud', '--isolation', 'chroot', '--layers', '--pull=never', '--ulimit', `nofile=${openFiles}:${openFiles}`, ...common];
   say(`${service}: ${builder} ${args.join(' ')}`);
   const build = spawnSync(builder, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DOCKER_BUILDKIT: '1' } });
   if (build.status !== 0) {
