@@ -84,6 +84,21 @@ describe('RedisMinuteCounters', () => {
     expect(totals.slice(-2)).toEqual([120, 121]);
   });
 
+  it('limits exactly across replicas whose requests come faster than they send: near the limit is judged with the others’ pace', async () => {
+    const redis = fakeRedis();
+    let now = 1_000;
+    const replicas = [counting(redis, () => now), counting(redis, () => now)];
+    const totals = [];
+    for (let index = 0; index < 121; index += 1) {
+      totals.push(await replicas[index % 2].hit('k', MINUTE_END, 120));
+      // A request a millisecond: each replica's timer comes every 50 of them.
+      now += 1;
+      if (index % 50 === 49) await Promise.all(replicas.map((replica) => replica.send()));
+    }
+    expect(totals.filter((total) => total <= 120)).toHaveLength(120);
+    expect(totals.slice(-2)).toEqual([120, 121]);
+  });
+
   it('keeps the hits it could not add, fails every hit until a send succeeds, then adds them', async () => {
     const redis = fakeRedis();
     const counters = counting(redis);

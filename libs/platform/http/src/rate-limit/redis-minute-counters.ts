@@ -33,6 +33,8 @@ interface SharedCounter {
   unsent: number;
   /** Of `unsent`, those on their way. */
   onTheirWay: number;
+  /** The other replicas' hits a millisecond, between Redis's last two answers. */
+  othersPerMs: number;
 }
 
 /**
@@ -40,12 +42,13 @@ interface SharedCounter {
  * whose total Redis gave within `TRUSTED_FOR_MS`, is answered from that total and this
  * replica's hits since, and added to Redis within `SEND_EVERY_MS`, with the other counters'
  * (one script call each, which ioredis auto-pipelines into one write). Any other hit — a
- * counter's first in this replica, one whose total is older, one within `NEAR_THE_LIMIT` of the
- * limit — goes to Redis at once with the hits waiting beside it, and is answered from Redis's
- * total. Each answer brings in the other replicas' hits. So under load a request seldom waits
- * for Redis, and near a limit every replica counts in Redis itself: a store can go past its
- * limit only if the other replicas take it across that last fifth of it within the trusted
- * quarter-second.
+ * counter's first in this replica, one whose total is older, one that may be within
+ * `NEAR_THE_LIMIT` of the limit — goes to Redis at once with the hits waiting beside it, and is
+ * answered from Redis's total. Each answer brings in the other replicas' hits, and their pace: a
+ * hit may be near the limit when the total, with the hits the others make at that pace since the
+ * last answer and while they gather theirs, is. So under load a request seldom waits for Redis,
+ * and near a limit every replica counts in Redis itself, however fast a store's requests come: it
+ * goes past its limit only if the other replicas' pace jumps within the trusted quarter-second.
  *
  * When adding fails, the hits stay counted here and are sent again; until a send succeeds, every
  * hit fails with its error, so the storage counts it locally and checks Redis
@@ -78,12 +81,14 @@ export class RedisMinuteCounters implements MinuteCounters {
     const now = this.now();
     let known = this.counters.get(counter);
     if (known === undefined) {
-      known = { expireAtMs, known: 0, knownAtMs: -Infinity, unsent: 0, onTheirWay: 0 };
+      known = { expireAtMs, known: 0, knownAtMs: -Infinity, unsent: 0, onTheirWay: 0, othersPerMs: 0 };
       this.counters.set(counter, known, { ttl: Math.max(1, expireAtMs - now) });
     }
     known.unsent += 1;
     const total = known.known + known.unsent;
-    if (now - known.knownAtMs <= TRUSTED_FOR_MS && total <= limit * (1 - NEAR_THE_LIMIT)) {
+    const sinceKnownMs = now - known.knownAtMs;
+    const othersAtMost = known.othersPerMs * (sinceKnownMs + SEND_EVERY_MS);
+    if (sinceKnownMs <= TRUSTED_FOR_MS && total + othersAtMost <= limit * (1 - NEAR_THE_LIMIT)) {
       this.waiting.add(counter);
       this.sendSoon();
       return total;
@@ -118,9 +123,12 @@ export class RedisMinuteCounters implements MinuteCounters {
     try {
       const total = await this.redis.trilhaAdd(counter, hits, known.expireAtMs);
       known.unsent -= hits;
-      // Answers come in the order of their commands: this one covers every earlier hit.
+      // Answers come in the order of their commands: this one covers every earlier hit, and what
+      // it adds to the last one's total beyond these hits is the other replicas'.
+      const now = this.now();
+      if (Number.isFinite(known.knownAtMs)) known.othersPerMs = Math.max(0, total - known.known - hits) / Math.max(1, now - known.knownAtMs);
       known.known = total;
-      known.knownAtMs = this.now();
+      known.knownAtMs = now;
       return total;
     } catch (error) {
       this.failure = error as Error;
