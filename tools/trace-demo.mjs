@@ -10,6 +10,7 @@ import { createServer } from 'node:https';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { Agent } from 'undici';
+import { httpsApi } from './https-api.mjs';
 import { PORT_PROFILES, stackPorts } from './stack.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,17 +28,7 @@ const key = readFileSync(join(dataDir, 'tls/localhost.key'));
 const { adminApiKey } = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'));
 const dispatcher = new Agent({ connect: { ca: cert } });
 
-async function api(method, path, { token, headers = {}, body } = {}) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    dispatcher,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body && { 'content-type': 'application/json' }), ...headers },
-    body: body && JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
+const api = httpsApi(base, dispatcher);
 
 async function eventually(what, probe) {
   const started = Date.now();

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { Agent } from 'undici';
+import { httpsApi } from '../https-api.mjs';
 import { runOnSupportedNode } from '../runtime.mjs';
 import { PORT_PROFILES, stackPorts, startStack } from '../stack.mjs';
 import { imageName, imageSize } from './images.mjs';
@@ -34,18 +35,8 @@ try {
   const cert = readFileSync(stack.caFile);
   const key = readFileSync(join(dataDir, 'tls/localhost.key'));
   const dispatcher = new Agent({ connect: { ca: cert } });
-  const api = async (method, path, { token, headers = {}, body } = {}) => {
-    const response = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      dispatcher,
-      headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body && { 'content-type': 'application/json' }), ...headers },
-      body: body && JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    say(`${method} ${path.replace(/^\/autenticacao\/.*/, '/autenticacao/…')}: ${response.status}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  // The code of the store's account stays out of the progress lines.
+  const api = httpsApi(stack.baseUrl, dispatcher, (method, path, status) => say(`${method} ${path.replace(/^\/autenticacao\/.*/, '/autenticacao/…')}: ${status}`));
 
   // The store's endpoint: answers the registration's verification and keeps every notification.
   const notifications = [];

@@ -14,32 +14,32 @@ function tlsConnection(options: ConnectionOptions = {}): Promise<TLSSocket> {
   });
 }
 
+/**
+ * Sends `start`, then `more` every `everyMs` ms, until the gateway closes the connection: what it
+ * answered, and how long the connection stayed open.
+ */
+async function trickle(start: string, more: string, everyMs: number): Promise<{ answer: string; openMs: number }> {
+  const socket = await tlsConnection();
+  const started = Date.now();
+  socket.write(start);
+  const timer = setInterval(() => socket.write(more), everyMs);
+  let answer = '';
+  socket.on('data', (chunk) => (answer += chunk));
+  await new Promise((resolve) => socket.once('close', resolve));
+  clearInterval(timer);
+  return { answer, openMs: Date.now() - started };
+}
+
 describe('the public listener (docs/DEPLOY.md, Security)', () => {
   it('closes a connection whose body comes a byte every 4 s, with a 408, within the request timeout', async () => {
-    const socket = await tlsConnection();
-    const started = Date.now();
-    socket.write('PUT /v1/pedido HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{');
-    const trickle = setInterval(() => socket.write(' '), 4000);
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk));
-    await new Promise((resolve) => socket.once('close', resolve));
-    clearInterval(trickle);
-    const openMs = Date.now() - started;
+    const { answer, openMs } = await trickle('PUT /v1/pedido HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{', ' ', 4000);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(openMs).toBeGreaterThanOrEqual(LISTENER_TIMEOUTS.request - 1000);
     expect(openMs).toBeLessThan(LISTENER_TIMEOUTS.request + 2 * LISTENER_TIMEOUTS.checkEvery + 1000);
   }, LISTENER_TIMEOUTS.request + 30_000);
 
   it('closes a connection whose headers never end, with a 408, within the headers timeout', async () => {
-    const socket = await tlsConnection();
-    const started = Date.now();
-    socket.write('GET /v1/openapi.json HTTP/1.1\r\nHost: localhost\r\n');
-    const trickle = setInterval(() => socket.write('X-Devagar: 1\r\n'), 2000);
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk));
-    await new Promise((resolve) => socket.once('close', resolve));
-    clearInterval(trickle);
-    const openMs = Date.now() - started;
+    const { answer, openMs } = await trickle('GET /v1/openapi.json HTTP/1.1\r\nHost: localhost\r\n', 'X-Devagar: 1\r\n', 2000);
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(openMs).toBeGreaterThanOrEqual(LISTENER_TIMEOUTS.headers - 1000);
     expect(openMs).toBeLessThan(LISTENER_TIMEOUTS.headers + 2 * LISTENER_TIMEOUTS.checkEvery + 1000);
