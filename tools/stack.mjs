@@ -42,6 +42,14 @@ export function stackPorts(base) {
     zipkin: pick('ZIPKIN', base.zipkin),
     ops: Object.fromEntries(SERVICES.map((service, index) => [service, pick(`OPS_${index}`, base.ops + index)])),
     internal: Object.fromEntries(INTERNAL_SERVICES.map((service, index) => [service, pick(`INTERNAL_${index}`, base.ops + 100 + index)])),
+    // The Kubernetes control plane `npm test` starts beside the stack (deploy/cluster/control-plane.mjs).
+    kubernetes: {
+      apiserver: pick('KUBE_APISERVER', base.ops + 200),
+      etcd: pick('ETCD', base.ops + 201),
+      etcdPeer: pick('ETCD_PEER', base.ops + 202),
+      controllerManager: pick('KUBE_CONTROLLER_MANAGER', base.ops + 203),
+      scheduler: pick('KUBE_SCHEDULER', base.ops + 204),
+    },
   };
 }
 

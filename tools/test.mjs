@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { startControlPlane } from '../deploy/cluster/control-plane.mjs';
 import { ensureSchemathesis } from './schemathesis.mjs';
 import { PORT_PROFILES, stackPorts, startStack } from './stack.mjs';
 
@@ -22,6 +23,11 @@ say(`starting the test stack in ${dataDir}`);
 // attempt must fail before the webhook is deactivated (5d), longer than any other test's failures.
 const webhookSettings = { WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1500ms,2s,2500ms', WEBHOOK_SECRET_OVERLAP: '5s', WEBHOOK_DISABLE_AFTER: '30s' };
 const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line), webhookSettings });
+// A Kubernetes API server for the charts' tests, on the ports after the services' (no node: it runs no pod).
+const controlPlane = await startControlPlane({ dataDir: join(dataDir, 'kubernetes'), ports: ports.kubernetes, log: (line) => say(line) }).catch(async (error) => {
+  await stack.stop();
+  throw error;
+});
 
 // Fault tests ask this process to stop, start or restart a component of the stack:
 // POST /stop/<kafka|postgres|redis>, POST /start/<…>, POST /restart/<…>?downMs=…
@@ -53,6 +59,7 @@ writeFileSync(stackFile, JSON.stringify({
   env: stack.env,
   controlUrl: `http://127.0.0.1:${control.address().port}`,
   schemathesis,
+  kubeconfig: controlPlane.kubeconfig,
 }, null, 2));
 
 /** Runs jest with the given arguments; returns its exit code, its counts and its per-file results. */
@@ -85,6 +92,7 @@ try {
 } finally {
   say('stopping the test stack');
   control.close();
+  await controlPlane.stop();
   await stack.stop();
 }
 reportSlowest(runs);

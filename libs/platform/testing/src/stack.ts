@@ -32,6 +32,8 @@ export interface TestStack {
   controlUrl: string;
   /** Schemathesis' `st` command (tools/schemathesis.mjs). */
   schemathesis: string;
+  /** The kubeconfig of a Kubernetes control plane beside the stack (deploy/cluster/control-plane.mjs): an API server, no node. */
+  kubeconfig: string;
 }
 
 export type InfraComponent = 'kafka' | 'postgres' | 'redis';
