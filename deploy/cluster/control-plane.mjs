@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, run, secs, stopProc, tailFile, waitReady } from '../local/processes.mjs';
+import { launch, run, secs, stopProc, tailFile, waitReady, which } from '../local/processes.mjs';
 
 export const KUBERNETES_VERSION = '1.37.2';
 const ETCD_VERSION = '3.7.0';
@@ -41,6 +41,7 @@ function cacheDir() {
 export async function kubernetesBinaries(log) {
   const bin = path.join(cacheDir(), 'bin');
   if ([...COMMANDS, 'etcd'].every((command) => fs.existsSync(path.join(bin, command)))) return bin;
+  if (!which('go')) throw new Error('kubernetes: building the control plane needs Go 1.26 or later on PATH (https://go.dev/doc/install, or Debian\'s golang)');
   log(`kubernetes: building ${COMMANDS.join(', ')} ${KUBERNETES_VERSION} and etcd ${ETCD_VERSION} from the Go module proxy into ${bin} (about 7 minutes, once)`);
   const started = Date.now();
   const work = fs.mkdtempSync(`${cacheDir()}.partial-`);
