@@ -19,6 +19,19 @@ function cacheDir() {
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'trilha', `node-${NODE_VERSION}`);
 }
 
+/**
+ * Unpacks a package of the npm registry into `dir` (`npm pack` checks the registry's integrity
+ * hash): its `package` directory, holding only `members` (paths in the tarball) when given.
+ */
+export function unpackFromRegistry(spec, dir, members = []) {
+  const pack = spawnSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], { encoding: 'utf8' });
+  if (pack.status !== 0) throw new Error(`npm pack ${spec} failed: ${pack.stderr.trim()}`);
+  const tarball = join(dir, pack.stdout.trim().split('\n').pop());
+  const untar = spawnSync('tar', ['-xzf', tarball, '-C', dir, ...members], { encoding: 'utf8' });
+  if (untar.status !== 0) throw new Error(`unpacking ${tarball} failed: ${untar.stderr.trim()}`);
+  return join(dir, 'package');
+}
+
 const onSupportedLine = () => Number(process.versions.node.split('.')[0]) === NODE_MAJOR;
 
 /** The node binary to run Trilha with: this process's own on the NODE_MAJOR line, otherwise the official one. */
@@ -44,14 +57,10 @@ export function officialNode() {
   mkdirSync(dirname(cacheDir()), { recursive: true });
   const work = mkdtempSync(`${cacheDir()}.partial-`);
   try {
-    const pack = spawnSync('npm', ['pack', pkg, '--pack-destination', work, '--silent'], { encoding: 'utf8' });
-    if (pack.status !== 0) throw new Error(`npm pack ${pkg} failed: ${pack.stderr.trim()}`);
-    const tarball = join(work, pack.stdout.trim().split('\n').pop());
-    const untar = spawnSync('tar', ['-xzf', tarball, '-C', work, 'package/bin/node'], { encoding: 'utf8' });
-    if (untar.status !== 0) throw new Error(`unpacking ${tarball} failed: ${untar.stderr.trim()}`);
-    chmodSync(join(work, 'package/bin/node'), 0o755);
+    const unpacked = unpackFromRegistry(pkg, work, ['package/bin/node']);
+    chmodSync(join(unpacked, 'bin/node'), 0o755);
     mkdirSync(cacheDir(), { recursive: true });
-    renameSync(join(work, 'package/bin'), join(cacheDir(), 'bin'));
+    renameSync(join(unpacked, 'bin'), join(cacheDir(), 'bin'));
   } catch (error) {
     say(error.message);
     process.exit(1);

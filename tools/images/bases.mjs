@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NODE_VERSION, officialNode } from '../runtime.mjs';
+import { NODE_VERSION, officialNode, unpackFromRegistry } from '../runtime.mjs';
 
 const OFFICIAL = { NODE_IMAGE: `docker.io/library/node:${NODE_VERSION.split('.')[0]}-bookworm-slim`, DEBIAN_IMAGE: 'docker.io/library/debian:bookworm-slim' };
 const LOCAL = { NODE_IMAGE: `localhost/trilha-node:${NODE_VERSION}-bookworm-slim`, DEBIAN_IMAGE: 'localhost/trilha-debian:bookworm-slim' };
@@ -56,11 +56,10 @@ export async function localBases(say) {
     const node = join(work, 'node');
     run('cp', [officialNode(), node]);
     run('strip', [node]);
-    run('npm', ['pack', `npm@${NPM_VERSION}`, '--pack-destination', work, '--silent']);
-    run('tar', ['-xzf', join(work, `npm-${NPM_VERSION}.tgz`), '-C', work]);
+    const npm = unpackFromRegistry(`npm@${NPM_VERSION}`, work);
     const image = run('buildah', ['from', '--pull=never', LOCAL.DEBIAN_IMAGE]);
     run('buildah', ['copy', image, node, '/usr/local/bin/node']);
-    run('buildah', ['copy', image, join(work, 'package'), '/usr/local/lib/node_modules/npm']);
+    run('buildah', ['copy', image, npm, '/usr/local/lib/node_modules/npm']);
     run('buildah', ['run', '--isolation', 'chroot', image, '--', 'sh', '-c',
       'ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && ln -s ../lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx && node --version && npm --version']);
     run('buildah', ['config', '--env', `NODE_VERSION=${NODE_VERSION}`, '--cmd', 'node', image]);
