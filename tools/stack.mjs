@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { localhostCertificate } from '../deploy/local/certificates.mjs';
+import { selfSignedCertificate } from '../deploy/local/certificates.mjs';
 import { ensureInfraInstalled, startInfra } from '../deploy/local/infra.mjs';
 import { startZipkin } from '../deploy/local/zipkin.mjs';
 
@@ -23,6 +23,8 @@ export const PORT_PROFILES = {
   start: { gateway: 8443, kafka: 19092, postgres: 15432, redis: 16379, zipkin: 19411, ops: 18180 },
   test: { gateway: 28443, kafka: 29092, postgres: 25432, redis: 26379, zipkin: 29411, ops: 28180 },
   images: { gateway: 27443, kafka: 27092, postgres: 27432, redis: 27379, zipkin: 27411, ops: 27180 },
+  // The cluster's own Kafka, PostgreSQL, Redis and Zipkin (npm run cluster): on the pods' bridge.
+  cluster: { gateway: 24443, kafka: 24092, postgres: 24432, redis: 24379, zipkin: 24411, ops: 24180 },
 };
 
 /**
@@ -42,13 +44,19 @@ export function stackPorts(base) {
     zipkin: pick('ZIPKIN', base.zipkin),
     ops: Object.fromEntries(SERVICES.map((service, index) => [service, pick(`OPS_${index}`, base.ops + index)])),
     internal: Object.fromEntries(INTERNAL_SERVICES.map((service, index) => [service, pick(`INTERNAL_${index}`, base.ops + 100 + index)])),
-    // The Kubernetes control plane `npm test` starts beside the stack (deploy/cluster/control-plane.mjs).
+    // The Kubernetes control plane `npm test` starts beside the stack (deploy/cluster/control-plane.mjs),
+    // and the node of `npm run cluster` (deploy/cluster/node.mjs).
     kubernetes: {
       apiserver: pick('KUBE_APISERVER', base.ops + 200),
       etcd: pick('ETCD', base.ops + 201),
       etcdPeer: pick('ETCD_PEER', base.ops + 202),
       controllerManager: pick('KUBE_CONTROLLER_MANAGER', base.ops + 203),
       scheduler: pick('KUBE_SCHEDULER', base.ops + 204),
+      kubelet: pick('KUBELET', base.ops + 205),
+      kubeletHealthz: pick('KUBELET_HEALTHZ', base.ops + 206),
+      kubeProxyMetrics: pick('KUBE_PROXY_METRICS', base.ops + 207),
+      kubeProxyHealthz: pick('KUBE_PROXY_HEALTHZ', base.ops + 208),
+      corednsReady: pick('COREDNS_READY', base.ops + 209),
     },
   };
 }
@@ -240,7 +248,7 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
   try {
     const secrets = localSecrets(dataDir);
     // The API's self-signed certificate for localhost, created on the first start.
-    const tls = localhostCertificate(join(dataDir, 'tls'), 'localhost', 'tls: the API certificate');
+    const tls = selfSignedCertificate(join(dataDir, 'tls'), 'localhost', 'tls: the API certificate');
     stack.env = serviceEnvironments({ infra, zipkin, ports, secrets, tls, logLevel, webhookSettings });
     // Kept so one-off service commands (tools/service-command.mjs) run with the same settings.
     mkdirSync(join(dataDir, 'env'), { recursive: true, mode: 0o700 });

@@ -5,7 +5,7 @@
 // the three together, and the CLI. Dependency-free: only node: builtins.
 //
 //   ensureInfraInstalled({ log })                      installs what is missing (idempotent)
-//   startInfra({ dataDir, ports, log, fast })          starts the three on 127.0.0.1
+//   startInfra({ dataDir, ports, host, log, fast })    starts the three on host (127.0.0.1 by default)
 //   node deploy/local/infra.mjs [dataDir] [--fast]     manual use (see README.md)
 //
 // Progress goes to `log` (stderr by default); stdout stays clean.
@@ -108,11 +108,11 @@ export async function ensureInfraInstalled({ log = console.error } = {}) {
 // start / stop
 
 /**
- * Starts Kafka, PostgreSQL and Redis on 127.0.0.1 with their data under dataDir (created if
- * missing, reused if present). Options: fast (tests): fsync/synchronous_commit/full_page_writes
- * off for PostgreSQL.
+ * Starts Kafka, PostgreSQL and Redis on `host` (loopback by default; a local cluster's pods reach
+ * them on their bridge's address) with their data under dataDir (created if missing, reused if
+ * present). Options: fast (tests): fsync/synchronous_commit/full_page_writes off for PostgreSQL.
  */
-export async function startInfra({ dataDir, ports, log = console.error, fast = false } = {}) {
+export async function startInfra({ dataDir, ports, host = '127.0.0.1', log = console.error, fast = false } = {}) {
   if (typeof dataDir !== 'string' || !path.isAbsolute(dataDir)) {
     throw new Error(`startInfra: dataDir must be an absolute path (got ${JSON.stringify(dataDir)})`);
   }
@@ -135,7 +135,7 @@ export async function startInfra({ dataDir, ports, log = console.error, fast = f
   await stopLeftovers(dir, names.flatMap((name) => COMPONENTS[name].leftovers(dir)), log);
   await checkPorts(p, PORT_ENV);
 
-  const opts = { dataDir: dir, ports: p, log, fast };
+  const opts = { dataDir: dir, host, ports: p, log, fast };
   const results = await Promise.allSettled(names.map((name) => COMPONENTS[name].start(opts)));
   // The process of each component (its last one while stopped on purpose); startComponent() swaps it.
   const current = {};

@@ -84,7 +84,7 @@ export const postgresLeftovers = (dataDir) => [
  * once into <dataDir>/postgres-password), waits until it answers and database trilha exists.
  * `fast` (tests) turns off fsync, synchronous_commit and full_page_writes.
  */
-export async function startPostgres({ dataDir, ports, log, fast }) {
+export async function startPostgres({ dataDir, host, ports, log, fast }) {
   const t0 = Date.now();
   const pgdata = path.join(dataDir, 'postgres');
   const pwFile = path.join(dataDir, 'postgres-password');
@@ -164,10 +164,16 @@ export async function startPostgres({ dataDir, ports, log, fast }) {
     if (r.code !== 0) throw new Error(`postgres: resetting the password failed (exit ${r.code}):\n${tailText(r.out)}`);
   }
 
+  // Listening on another address than loopback (the pods' bridge of a local cluster), clients of
+  // the networks this machine is on log in with the password, as on loopback.
+  const hba = path.join(pgdata, 'pg_hba.conf');
+  const sameNet = 'host all all samenet scram-sha-256';
+  if (host !== '127.0.0.1' && !fs.readFileSync(hba, 'utf8').includes(sameNet)) fs.appendFileSync(hba, `${sameNet}\n`);
+
   // unix socket inside the data dir (never /var/run/postgresql); off if the path is too long
   const socketDir = Buffer.byteLength(path.join(pgdata, `.s.PGSQL.${ports.postgres}`)) < 100 ? pgdata : '';
   const settings = {
-    listen_addresses: '127.0.0.1',
+    listen_addresses: host,
     port: String(ports.postgres),
     unix_socket_directories: socketDir,
     ...(fast ? { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } : {}),
@@ -195,13 +201,13 @@ export async function startPostgres({ dataDir, ports, log, fast }) {
     await waitReady({
       proc,
       timeoutMs: POSTGRES_START_TIMEOUT_MS,
-      check: async () => (await run(bin('pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(ports.postgres), '-t', '2'], { env: clientEnv })).code === 0,
+      check: async () => (await run(bin('pg_isready'), ['-q', '-h', host, '-p', String(ports.postgres), '-t', '2'], { env: clientEnv })).code === 0,
       describeFailure: () => tailFile(pgLog, logOffset) || `(no output in ${pgLog})`,
     });
     const sql = "SELECT 'CREATE DATABASE trilha' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'trilha')\\gexec\n";
     const r = await run(
       bin('psql'),
-      ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(ports.postgres), '-U', 'trilha', '-d', 'postgres'],
+      ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', host, '-p', String(ports.postgres), '-U', 'trilha', '-d', 'postgres'],
       { env: clientEnv, input: sql },
     );
     if (r.code !== 0) throw new Error(`postgres: creating database trilha failed (exit ${r.code}):\n${tailText(r.out)}`);
@@ -209,6 +215,6 @@ export async function startPostgres({ dataDir, ports, log, fast }) {
     await stopProc(proc, log);
     throw e;
   }
-  log(`postgres: ready on 127.0.0.1:${ports.postgres} (${secs(t0)})`);
-  return { proc, url: `postgres://trilha:${password}@127.0.0.1:${ports.postgres}/trilha` };
+  log(`postgres: ready on ${host}:${ports.postgres} (${secs(t0)})`);
+  return { proc, url: `postgres://trilha:${password}@${host}:${ports.postgres}/trilha` };
 }

@@ -243,7 +243,7 @@ export async function checkPorts(ports, portEnv) {
 }
 
 /** Connects, writes `request`, resolves with whatever arrives until `done(buf)` says enough. */
-export function tcpExchange(port, request, done, timeoutMs = 2000) {
+export function tcpExchange(port, request, done, { host = '127.0.0.1', timeoutMs = 2000 } = {}) {
   return new Promise((resolve) => {
     let buf = Buffer.alloc(0);
     let settled = false;
@@ -253,7 +253,7 @@ export function tcpExchange(port, request, done, timeoutMs = 2000) {
       sock.destroy();
       resolve(v);
     };
-    const sock = net.connect({ port, host: '127.0.0.1' }, () => sock.write(request));
+    const sock = net.connect({ port, host }, () => sock.write(request));
     sock.setTimeout(timeoutMs, () => finish(null));
     sock.on('data', (d) => {
       buf = Buffer.concat([buf, d]);

@@ -14,8 +14,8 @@ export function redisBin() {
   return which('redis-server') || (isExecutableFile('/usr/bin/redis-server') ? '/usr/bin/redis-server' : null);
 }
 
-async function redisPingOk(port) {
-  const res = await tcpExchange(port, Buffer.from('*1\r\n$4\r\nPING\r\n'), (b) => b.includes('\r\n'));
+async function redisPingOk(host, port) {
+  const res = await tcpExchange(port, Buffer.from('*1\r\n$4\r\nPING\r\n'), (b) => b.includes('\r\n'), { host });
   return res != null && res.toString('utf8').startsWith('+PONG');
 }
 
@@ -25,7 +25,7 @@ export const redisLeftovers = (dataDir) => [
 ];
 
 /** Starts redis-server with its working directory <dataDir>/redis and waits until it answers PING. */
-export async function startRedis({ dataDir, ports, log }) {
+export async function startRedis({ dataDir, host, ports, log }) {
   const t0 = Date.now();
   const dir = path.join(dataDir, 'redis');
   fs.mkdirSync(dir, { recursive: true });
@@ -36,7 +36,10 @@ export async function startRedis({ dataDir, ports, log }) {
     cmd: redisBin(),
     args: [
       '--port', String(ports.redis),
-      '--bind', '127.0.0.1',
+      '--bind', host,
+      // Off the loopback only on a local cluster's pod bridge, which no other machine reaches:
+      // without a password, protected mode would refuse the pods.
+      '--protected-mode', host === '127.0.0.1' ? 'yes' : 'no',
       '--dir', dir,
       '--save', '',
       '--appendonly', 'no',
@@ -52,13 +55,13 @@ export async function startRedis({ dataDir, ports, log }) {
     await waitReady({
       proc,
       timeoutMs: REDIS_START_TIMEOUT_MS,
-      check: () => redisPingOk(ports.redis),
+      check: () => redisPingOk(host, ports.redis),
       describeFailure: () => tailFile(redisLog, logOffset) || `(no output in ${redisLog})`,
     });
   } catch (e) {
     await stopProc(proc, log);
     throw e;
   }
-  log(`redis: ready on 127.0.0.1:${ports.redis} (${secs(t0)})`);
-  return { proc, url: `redis://127.0.0.1:${ports.redis}` };
+  log(`redis: ready on ${host}:${ports.redis} (${secs(t0)})`);
+  return { proc, url: `redis://${host}:${ports.redis}` };
 }

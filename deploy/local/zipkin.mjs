@@ -42,17 +42,17 @@ async function ensureZipkinJar(log) {
   return jar;
 }
 
-async function healthy(port) {
-  const response = await fetch(`http://127.0.0.1:${port}/health`);
+async function healthy(host, port) {
+  const response = await fetch(`http://${host}:${port}/health`);
   return response.ok;
 }
 
 /**
- * Starts Zipkin on 127.0.0.1:`port` with in-memory storage; its log goes to
+ * Starts Zipkin on `host`:`port` (loopback by default) with in-memory storage; its log goes to
  * `dataDir`/zipkin.log. Returns the UI's base URL, the span endpoint the services export to,
  * and `stop()`.
  */
-export async function startZipkin({ dataDir, port, log = console.error }) {
+export async function startZipkin({ dataDir, port, host = '127.0.0.1', log = console.error }) {
   const jar = await ensureZipkinJar(log);
   const java = javaBin();
   if (!java) throw new Error('zipkin: java (JDK 17+) not found');
@@ -67,7 +67,7 @@ export async function startZipkin({ dataDir, port, log = console.error }) {
     // Zipkin 3 serves on Armeria, which reads its listener from armeria.ports (Spring's
     // server.address is ignored); a list is replaced whole, so the entry names all its fields.
     args: ['-Xms64m', '-Xmx512m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-jar', jar,
-      `--armeria.ports[0].port=${port}`, '--armeria.ports[0].ip=127.0.0.1', '--armeria.ports[0].protocols[0]=http',
+      `--armeria.ports[0].port=${port}`, `--armeria.ports[0].ip=${host}`, '--armeria.ports[0].protocols[0]=http',
       '--zipkin.storage.type=mem', `--zipkin.storage.mem.max-spans=${MAX_SPANS}`],
     cwd: dataDir,
     env: { ...process.env },
@@ -76,12 +76,12 @@ export async function startZipkin({ dataDir, port, log = console.error }) {
     stopSignal: 'SIGTERM',
   });
   try {
-    await waitReady({ proc, check: () => healthy(port), timeoutMs: START_TIMEOUT_MS, describeFailure: () => tailFile(logFile, logStart) });
+    await waitReady({ proc, check: () => healthy(host, port), timeoutMs: START_TIMEOUT_MS, describeFailure: () => tailFile(logFile, logStart) });
   } catch (error) {
     await stopProc(proc, log);
     throw error;
   }
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   log(`zipkin: up on ${url}/zipkin/ (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   return { url, spansUrl: `${url}/api/v2/spans`, stop: () => stopProc(proc, log) };
 }

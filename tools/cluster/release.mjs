@@ -1,0 +1,132 @@
+// Trilha's umbrella chart on the local cluster (deploy/cluster/cluster.mjs), installed as
+// docs/DEPLOY.md tells a platform team to: the images loaded into the node, the release's values
+// pointing at the cluster's Kafka, PostgreSQL, Redis and Zipkin, `helm install --wait` with its
+// hooks (topics and migrations Jobs). The gateway serves TLS itself with a certificate for its
+// Service's name; the same self-signed certificate is the CA of the webhook receivers the checks
+// run on the bridge.
+//
+//   clusterTools(kubeconfig, dataDir)                 { helm(args), kubectl(args), json(args) }, each throwing on failure
+//   installRelease({ cluster, dataDir, version, log }) { values, gatewayUrl(), ca, adminApiKey, receiverHost }
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { selfSignedCertificate } from '../../deploy/local/certificates.mjs';
+import { layerBinary } from '../helm/binaries.mjs';
+import { imageName, SERVICE_IMAGES } from '../images/images.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+export const NAMESPACE = 'trilha';
+export const RELEASE = 'trilha';
+/** The gateway's Service, by the name pods and the certificate know it. */
+export const GATEWAY_HOST = `${RELEASE}-api-gateway.${NAMESPACE}.svc`;
+const INSTALL_TIMEOUT = '10m';
+
+/** helm and kubectl on the cluster of `kubeconfig`; helm with a home of its own under dataDir. */
+export function clusterTools(kubeconfig, dataDir) {
+  const home = join(dataDir, 'helm-home');
+  const env = { PATH: process.env.PATH, HOME: home, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data'), KUBECONFIG: kubeconfig };
+  const tool = (name) => (args, { allowFailure = false, input } = {}) => {
+    const result = spawnSync(layerBinary(name), args, { encoding: 'utf8', env, input, maxBuffer: 64 * 1024 * 1024 });
+    if (result.status !== 0 && !allowFailure) throw new Error(`${name} ${args.join(' ')}: ${(result.stderr || result.error?.message || '').trim()}`);
+    return result;
+  };
+  const kubectl = tool('kubectl');
+  return { helm: tool('helm'), kubectl, json: (args) => JSON.parse(kubectl([...args, '-o', 'json']).stdout) };
+}
+
+/** Secrets of the release, made once per data directory. */
+function releaseSecrets(dataDir) {
+  const file = join(dataDir, 'release-secrets.json');
+  if (!existsSync(file)) {
+    writeFileSync(file, JSON.stringify({
+      internalApiToken: randomBytes(32).toString('base64url'),
+      tokenSigningSecret: randomBytes(48).toString('base64url'),
+      adminApiKey: `adm_${randomBytes(18).toString('base64url')}`,
+      webhookSecretKeys: `cluster1:${randomBytes(32).toString('base64')}`,
+    }), { mode: 0o600 });
+  }
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** The values of the release: the chart's defaults but for where things are and how many replicas run. */
+function releaseValues({ cluster, secrets, version, tlsSecret, caConfigMap }) {
+  const { infra, zipkin, network } = cluster;
+  // Every service exports its spans to the cluster's Zipkin (plain settings, beside the chart's own).
+  const traced = { config: { OTEL_EXPORTER_ZIPKIN_ENDPOINT: zipkin.spansUrl, OTEL_BSP_SCHEDULE_DELAY: '1000' } };
+  return {
+    global: {
+      imageTag: version,
+      imageRegistry: 'localhost',
+      database: { url: infra.databaseUrl, poolSize: 5 },
+      kafka: { brokers: infra.kafkaBrokers },
+      internalApiToken: secrets.internalApiToken,
+    },
+    'api-gateway': {
+      ...traced,
+      redis: { url: infra.redisUrl },
+      tokenSigningSecret: secrets.tokenSigningSecret,
+      adminApiKey: secrets.adminApiKey,
+      tls: { terminatedByProxy: false, secretName: tlsSecret },
+    },
+    'tracking-service': { ...traced, replicaCount: 1, publicBaseUrl: `https://${GATEWAY_HOST}:8443` },
+    'atendimento-service': { ...traced, replicaCount: 1 },
+    'delivery-service': {
+      ...traced,
+      replicaCount: 1,
+      // The receivers of the checks listen on the bridge's gateway address, with the release's certificate.
+      webhooks: { secretKeys: secrets.webhookSecretKeys, allowedCidrs: [`${network.gateway}/32`], ca: { configMapName: caConfigMap, key: 'ca.crt' } },
+    },
+    // One broker.
+    kafkaTopics: { replicationFactor: 1, config: { 'retention.ms': '-1', 'cleanup.policy': 'delete', 'min.insync.replicas': '1' } },
+  };
+}
+
+/**
+ * Loads the images into the node, creates the namespace, the gateway's TLS Secret and the
+ * receivers' CA, and installs the chart (hooks included) with `helm install --wait`.
+ */
+export async function installRelease({ cluster, dataDir, version, log, extraArgs = [] }) {
+  const { helm, kubectl } = clusterTools(cluster.kubeconfig, dataDir);
+  await cluster.node.loadImages(SERVICE_IMAGES.map((service) => `localhost/${imageName(service, version)}`));
+
+  const tls = selfSignedCertificate(join(dataDir, 'tls'), 'trilha', 'cluster: the release certificate',
+    [`DNS:${GATEWAY_HOST}`, `DNS:${GATEWAY_HOST}.cluster.local`, `IP:${cluster.network.gateway}`]);
+  const tlsSecret = `${RELEASE}-api-tls`;
+  const caConfigMap = `${RELEASE}-webhook-ca`;
+  // Created or updated: `create --dry-run` renders the object, `apply` makes it so.
+  for (const object of [
+    ['namespace', NAMESPACE],
+    ['secret', 'tls', tlsSecret, '-n', NAMESPACE, `--cert=${tls.cert}`, `--key=${tls.key}`],
+    ['configmap', caConfigMap, '-n', NAMESPACE, `--from-file=ca.crt=${tls.cert}`],
+  ]) kubectl(['apply', '-f', '-'], { input: kubectl(['create', ...object, '--dry-run=client', '-o', 'yaml']).stdout });
+
+  const secrets = releaseSecrets(dataDir);
+  const valuesFile = join(dataDir, 'values.yaml');
+  writeFileSync(valuesFile, stringify(releaseValues({ cluster, secrets, version, tlsSecret, caConfigMap })), { mode: 0o600 });
+
+  // The charts with their dependencies built, in a copy: the working tree stays as it is.
+  const charts = join(dataDir, 'charts');
+  cpSync(join(root, 'helm'), charts, { recursive: true, filter: (source) => !/\/charts(\/|$)/.test(source.slice(join(root, 'helm').length)) });
+  for (const chart of [...SERVICE_IMAGES, 'trilha']) helm(['dependency', 'build', join(charts, chart)]);
+
+  const started = Date.now();
+  helm(['upgrade', '--install', RELEASE, join(charts, 'trilha'), '--namespace', NAMESPACE, '--values', valuesFile, '--wait', '--timeout', INSTALL_TIMEOUT, ...extraArgs]);
+  const installSeconds = (Date.now() - started) / 1000;
+  log(`cluster: release ${RELEASE} installed, every Deployment Available, in ${installSeconds.toFixed(1)} s`);
+  return {
+    chart: join(charts, 'trilha'),
+    valuesFile,
+    installSeconds,
+    ca: readFileSync(tls.cert),
+    caFile: tls.cert,
+    key: readFileSync(tls.key),
+    adminApiKey: secrets.adminApiKey,
+    /** The gateway's Service: its cluster address (kube-proxy routes it from this machine too). */
+    gatewayUrl: () => {
+      const service = JSON.parse(kubectl(['get', 'service', `${RELEASE}-api-gateway`, '-n', NAMESPACE, '-o', 'json']).stdout);
+      return `https://${service.spec.clusterIP}:${service.spec.ports.find((port) => port.name === 'public').port}/v1`;
+    },
+  };
+}
