@@ -7,12 +7,12 @@
 // Dependency-free: only node: builtins.
 //
 //   createPodNetwork()                                     the bridge and its gateway address, before anything binds to it
-//   startNode({ dataDir, ports, controlPlane, log })       { loadImages(names), stop() }
+//   startNode({ dataDir, ports, controlPlane, log })       { loadImages(names), containerPid(id), stop() }
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { run, secs, which } from '../local/processes.mjs';
+import { run, secs, sleep, which } from '../local/processes.mjs';
 import { corednsBinary, kubernetesBinaries } from './binaries.mjs';
 import { startComponent, stopAll } from './control-plane.mjs';
 
@@ -66,8 +66,12 @@ function unmountUnder(dir) {
   for (const point of mounts.sort((a, b) => b.length - a.length)) sh('umount', ['-l', point], { allowFailure: true });
 }
 
-/** Kills what a node's earlier run left: the pods' processes (in the kubelet's cgroups) and containerd's shims. */
-function killPods() {
+/**
+ * Kills what a node's run leaves when it stops (or left, killed): the pods' processes (in the
+ * kubelet's cgroups), containerd's shims, and the pods' network namespaces (containerd's
+ * `cni-…`, no process left in them) with their veths on the bridge.
+ */
+async function killPods() {
   const pids = new Set();
   const collect = (dir) => {
     if (!fs.existsSync(dir)) return;
@@ -90,6 +94,12 @@ function killPods() {
     } catch {
       // gone
     }
+  }
+  // The kernel reaps them in a moment; a namespace with a process left is not ours to delete.
+  await sleep(pids.size ? 1000 : 0);
+  const namespaces = fs.existsSync('/run/netns') ? fs.readdirSync('/run/netns').filter((name) => name.startsWith('cni-')) : [];
+  for (const namespace of namespaces) {
+    if (!sh('ip', ['netns', 'pids', namespace], { allowFailure: true }).stdout.trim()) sh('ip', ['netns', 'delete', namespace], { allowFailure: true });
   }
 }
 
@@ -214,7 +224,7 @@ export async function startNode({ dataDir, ports, controlPlane, log }) {
   const bin = await kubernetesBinaries(log);
   const corednsBin = await corednsBinary(log);
   fs.mkdirSync(dataDir, { recursive: true });
-  killPods();
+  await killPods();
   unmountUnder(dataDir);
   unmountUnder(RUN_DIR);
   fs.mkdirSync(RUN_DIR, { recursive: true });
@@ -232,7 +242,7 @@ export async function startNode({ dataDir, ports, controlPlane, log }) {
   const ctr = (...args) => run('ctr', ['--address', `${RUN_DIR}/containerd.sock`, '--namespace', 'k8s.io', ...args], { timeoutMs: 10 * 60_000 });
   const stop = async () => {
     await stopAll(procs, log);
-    killPods();
+    await killPods();
     unmountUnder(dataDir);
     unmountUnder(RUN_DIR);
   };
@@ -260,6 +270,13 @@ export async function startNode({ dataDir, ports, controlPlane, log }) {
   }
   return {
     loadImages: (images) => importImages(ctr, images, dataDir, log),
+    /** The host pid of a container's main process (a pod's status names the container `containerd://<id>`). */
+    containerPid: async (containerId) => {
+      const tasks = await ctr('tasks', 'ls');
+      const line = tasks.out.split('\n').find((task) => task.startsWith(`${containerId} `));
+      if (!line) throw new Error(`cluster: containerd runs no container ${containerId}`);
+      return Number(line.trim().split(/\s+/)[1]);
+    },
     stop,
   };
 }

@@ -5,9 +5,9 @@
 // Service's name; the same self-signed certificate is the CA of the webhook receivers the checks
 // run on the bridge.
 //
-//   clusterTools(kubeconfig, dataDir)                 { helm(args), kubectl(args), json(args) }, each throwing on failure
+//   clusterTools(kubeconfig, dataDir)                 { helm(args), kubectl(args), json(args) }: promises, rejected on failure
 //   installRelease({ cluster, dataDir, version, log }) { values, gatewayUrl(), ca, adminApiKey, receiverHost }
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,17 +23,25 @@ export const RELEASE = 'trilha';
 export const GATEWAY_HOST = `${RELEASE}-api-gateway.${NAMESPACE}.svc`;
 const INSTALL_TIMEOUT = '10m';
 
-/** helm and kubectl on the cluster of `kubeconfig`; helm with a home of its own under dataDir. */
+/**
+ * helm and kubectl on the cluster of `kubeconfig`, helm with a home of its own under dataDir.
+ * Asynchronous: the checks keep serving their webhook receiver and sending load meanwhile.
+ */
 export function clusterTools(kubeconfig, dataDir) {
   const home = join(dataDir, 'helm-home');
   const env = { PATH: process.env.PATH, HOME: home, HELM_CACHE_HOME: join(home, 'cache'), HELM_CONFIG_HOME: join(home, 'config'), HELM_DATA_HOME: join(home, 'data'), KUBECONFIG: kubeconfig };
-  const tool = (name) => (args, { allowFailure = false, input } = {}) => {
-    const result = spawnSync(layerBinary(name), args, { encoding: 'utf8', env, input, maxBuffer: 64 * 1024 * 1024 });
-    if (result.status !== 0 && !allowFailure) throw new Error(`${name} ${args.join(' ')}: ${(result.stderr || result.error?.message || '').trim()}`);
-    return result;
-  };
+  const tool = (name) => (args, { input } = {}) => new Promise((resolvePromise, reject) => {
+    const child = spawn(layerBinary(name), args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolvePromise(stdout) : reject(new Error(`${name} ${args.join(' ')}: ${stderr.trim()}`))));
+    child.stdin.end(input);
+  });
   const kubectl = tool('kubectl');
-  return { helm: tool('helm'), kubectl, json: (args) => JSON.parse(kubectl([...args, '-o', 'json']).stdout) };
+  return { helm: tool('helm'), kubectl, json: async (args) => JSON.parse(await kubectl([...args, '-o', 'json'])) };
 }
 
 /** Secrets of the release, made once per data directory. */
@@ -100,7 +108,7 @@ export async function installRelease({ cluster, dataDir, version, log, extraArgs
     ['namespace', NAMESPACE],
     ['secret', 'tls', tlsSecret, '-n', NAMESPACE, `--cert=${tls.cert}`, `--key=${tls.key}`],
     ['configmap', caConfigMap, '-n', NAMESPACE, `--from-file=ca.crt=${tls.cert}`],
-  ]) kubectl(['apply', '-f', '-'], { input: kubectl(['create', ...object, '--dry-run=client', '-o', 'yaml']).stdout });
+  ]) await kubectl(['apply', '-f', '-'], { input: await kubectl(['create', ...object, '--dry-run=client', '-o', 'yaml']) });
 
   const secrets = releaseSecrets(dataDir);
   const valuesFile = join(dataDir, 'values.yaml');
@@ -109,10 +117,10 @@ export async function installRelease({ cluster, dataDir, version, log, extraArgs
   // The charts with their dependencies built, in a copy: the working tree stays as it is.
   const charts = join(dataDir, 'charts');
   cpSync(join(root, 'helm'), charts, { recursive: true, filter: (source) => !/\/charts(\/|$)/.test(source.slice(join(root, 'helm').length)) });
-  for (const chart of [...SERVICE_IMAGES, 'trilha']) helm(['dependency', 'build', join(charts, chart)]);
+  for (const chart of [...SERVICE_IMAGES, 'trilha']) await helm(['dependency', 'build', join(charts, chart)]);
 
   const started = Date.now();
-  helm(['upgrade', '--install', RELEASE, join(charts, 'trilha'), '--namespace', NAMESPACE, '--values', valuesFile, '--wait', '--timeout', INSTALL_TIMEOUT, ...extraArgs]);
+  await helm(['upgrade', '--install', RELEASE, join(charts, 'trilha'), '--namespace', NAMESPACE, '--values', valuesFile, '--wait', '--timeout', INSTALL_TIMEOUT, ...extraArgs]);
   const installSeconds = (Date.now() - started) / 1000;
   log(`cluster: release ${RELEASE} installed, every Deployment Available, in ${installSeconds.toFixed(1)} s`);
   return {
@@ -124,8 +132,8 @@ export async function installRelease({ cluster, dataDir, version, log, extraArgs
     key: readFileSync(tls.key),
     adminApiKey: secrets.adminApiKey,
     /** The gateway's Service: its cluster address (kube-proxy routes it from this machine too). */
-    gatewayUrl: () => {
-      const service = JSON.parse(kubectl(['get', 'service', `${RELEASE}-api-gateway`, '-n', NAMESPACE, '-o', 'json']).stdout);
+    gatewayUrl: async () => {
+      const service = JSON.parse(await kubectl(['get', 'service', `${RELEASE}-api-gateway`, '-n', NAMESPACE, '-o', 'json']));
       return `https://${service.spec.clusterIP}:${service.spec.ports.find((port) => port.name === 'public').port}/v1`;
     },
   };

@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { localhostCertificate } from '../../../deploy/local/certificates.mjs';
+import { selfSignedCertificate } from '../../../deploy/local/certificates.mjs';
 import { startInfra } from '../../../deploy/local/infra.mjs';
 import { stackPorts } from '../../../tools/stack.mjs';
 import { BASE_PORTS, say, sleep } from '../bench-kit.mjs';
@@ -167,7 +167,7 @@ async function startInfrastructure(run) {
   const ports = { kafka: all.kafka, kafkaController: all.kafkaController, kafkaSaslSsl: all.kafkaSaslSsl, postgres: all.postgres, redis: all.redis };
   say(`ceiling: starting the infrastructure in ${dataDir} (kafka :${ports.kafka}, postgres :${ports.postgres}, durable: fsync on)`);
   run.infra = await startInfra({ dataDir: join(dataDir, 'infra'), ports, log: say, fast: false });
-  run.tls = localhostCertificate(join(dataDir, 'tls'), 'localhost', 'tls: the benchmark certificate');
+  run.tls = selfSignedCertificate(join(dataDir, 'tls'), 'localhost', 'tls: the benchmark certificate');
 
   run.db = new Client({ connectionString: run.infra.databaseUrl });
   await run.db.connect();
