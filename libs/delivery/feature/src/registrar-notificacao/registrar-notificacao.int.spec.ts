@@ -1,11 +1,45 @@
 import { randomUUID } from 'node:crypto';
-import type { EventEnvelope } from '@trilha/contracts';
+import { TOPICS, type EventEnvelope, type TopicName } from '@trilha/contracts';
 import { FLAGS_PADRAO } from '@trilha/delivery-domain';
 import { compactTransaction, writeAtCommit } from '@trilha/event-store';
 import type { Reivindicada } from '../despachar-entregas/entregas-devidas';
 import { webhookDaLoja, type ResultadoEnvio } from '../shared';
 import { bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
-import { registrarNotificacao } from './registrar-notificacao';
+import { eventosNotificados, registrarNotificacao } from './registrar-notificacao';
+
+describe('registrarNotificacao in PostgreSQL: what NOTIFICATIONS names, and nothing else', () => {
+  const banco = bancoDeEntregas(4);
+
+  /** Where the event went, read from `topic`: the queue, deliveries. */
+  async function registrado(topic: TopicName, event: EventEnvelope) {
+    await banco.dataSource.transaction((manager) => registrarNotificacao(manager, topic, event));
+    const naFila: unknown[] = await banco.dataSource.query(`SELECT 1 FROM fila WHERE id_evento = $1`, [event.id]);
+    const entregas: unknown[] = await banco.dataSource.query(`SELECT 1 FROM entregas WHERE id_evento = $1`, [event.id]);
+    return { naFila: naFila.length, entregas: entregas.length };
+  }
+
+  it('takes from each topic only the event types the list names there', () => {
+    expect(eventosNotificados(TOPICS.atendimento)).toEqual(['atendimento.criado', 'atendimento.mensagem', 'atendimento.encerrado']);
+    expect(eventosNotificados(TOPICS.lojas)).toEqual(['aplicativo.removido']);
+    expect(eventosNotificados(TOPICS.tracking)).toEqual([]);
+  });
+
+  it('never queues an event a topic carries for another purpose, nor a notification read from another topic', async () => {
+    const semWebhook = banco.novaLoja();
+    // An event type added to the topic for another purpose: not a notification.
+    expect(await registrado(TOPICS.atendimento, banco.evento(semWebhook, 'atendimento.transferido'))).toEqual({ naFila: 0, entregas: 0 });
+    expect(await registrado(TOPICS.lojas, banco.evento(semWebhook, 'loja.criada'))).toEqual({ naFila: 0, entregas: 0 });
+    // A notification's type, on a topic the list does not name for it.
+    expect(await registrado(TOPICS.atendimento, banco.evento(semWebhook, 'aplicativo.removido'))).toEqual({ naFila: 0, entregas: 0 });
+    const comWebhook = await banco.lojaComWebhook();
+    expect(await registrado(TOPICS.atendimento, banco.evento(comWebhook, 'atendimento.transferido'))).toEqual({ naFila: 0, entregas: 0 });
+
+    // The notifications themselves: queued without a webhook, delivered with one.
+    expect(await registrado(TOPICS.lojas, banco.evento(semWebhook, 'aplicativo.removido'))).toEqual({ naFila: 1, entregas: 0 });
+    expect(await registrado(TOPICS.atendimento, banco.evento(semWebhook, 'atendimento.criado'))).toEqual({ naFila: 1, entregas: 0 });
+    expect(await registrado(TOPICS.atendimento, banco.evento(comWebhook, 'atendimento.criado'))).toEqual({ naFila: 0, entregas: 1 });
+  });
+});
 
 describe('registrarNotificacao in PostgreSQL: the registration flags', () => {
   const banco = bancoDeEntregas(4);
@@ -14,7 +48,7 @@ describe('registrarNotificacao in PostgreSQL: the registration flags', () => {
 
   async function aplicativoRemovido(idLoja: number) {
     const event = banco.evento(idLoja);
-    await banco.dataSource.transaction((manager) => registrarNotificacao(manager, event));
+    await banco.dataSource.transaction((manager) => registrarNotificacao(manager, TOPICS.lojas, event));
     const entregas: { status: string }[] = await banco.dataSource.query(`SELECT status FROM entregas WHERE id_evento = $1`, [event.id]);
     const naFila: unknown[] = await banco.dataSource.query(`SELECT 1 FROM fila WHERE id_evento = $1`, [event.id]);
     return { naFila: naFila.length > 0, entregas: entregas.map((entrega) => entrega.status) };
@@ -47,7 +81,7 @@ describe('registrarNotificacao in PostgreSQL: the claim of a delivery due at onc
     const tentadas: Reivindicada[] = [];
     const reivindicacao = { lease: randomUUID(), leaseMs: LEASE_MS, tentar: (entrega: Reivindicada) => tentadas.push(entrega) };
     await compactTransaction(banco.dataSource, undefined, async (manager) => {
-      await registrarNotificacao(manager, event, reivindicacao);
+      await registrarNotificacao(manager, TOPICS.lojas, event, reivindicacao);
       if (falhar) await writeAtCommit(manager, `SELECT 1 / 0`, []);
     }).catch((error: Error) => {
       if (!falhar) throw error;

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import type { EventEnvelope } from '@trilha/contracts';
-import { corpoNotificacao, FLAG_DO_EVENTO, FLAGS_PADRAO } from '@trilha/delivery-domain';
+import { NOTIFICATIONS, type EventEnvelope, type Notificacao, type TopicName } from '@trilha/contracts';
+import { corpoNotificacao } from '@trilha/delivery-domain';
 import { novoId } from '@trilha/ids';
 import { currentTraceparent } from '@trilha/observability';
 import { writeAtCommit, type PreparedStatement } from '@trilha/event-store';
@@ -47,6 +47,19 @@ const REGISTRO: PreparedStatement = {
      FROM entrega e CROSS JOIN webhook w WHERE e.proxima_em IS NOT NULL`,
 };
 
+/** The notifications of each topic, by event type: all the delivery service takes from a topic to notify stores of. */
+const NOTIFICACOES_POR_TOPICO = new Map<string, ReadonlyMap<string, Notificacao>>(
+  [...new Set(NOTIFICATIONS.map((notificacao) => notificacao.topic))].map((topic) => [
+    topic,
+    new Map(NOTIFICATIONS.filter((notificacao) => notificacao.topic === topic).map((notificacao) => [notificacao.evento, notificacao])),
+  ]),
+);
+
+/** The event types NOTIFICATIONS names on `topic`: its consumer's `@EventPattern` passes the others over unread. */
+export function eventosNotificados(topic: TopicName): string[] {
+  return [...(NOTIFICACOES_POR_TOPICO.get(topic)?.keys() ?? [])];
+}
+
 /** The record's row when the delivery is due at once: the store's webhook, and the lease when claimed here. */
 interface DevidaRow extends WebhookRow {
   lease: string | null;
@@ -64,8 +77,14 @@ interface DevidaRow extends WebhookRow {
  * delivery `falhou` without attempts, which POST /webhook/entregas/recuperar can send.
  * The delivery's and the queue item's ids are new UUIDv7s (@trilha/ids), so they sort by creation.
  * In the consumer, the lock and the statement travel with the COMMIT.
+ *
+ * `event`, read from `topic`, is the notification NOTIFICATIONS names for its type on that
+ * topic; any other event (one a topic carries for another purpose, or a notification's type on
+ * another topic) is none, and records nothing.
  */
-export async function registrarNotificacao(manager: EntityManager, event: EventEnvelope, reivindicacao?: ReivindicacaoAoRegistrar): Promise<void> {
+export async function registrarNotificacao(manager: EntityManager, topic: TopicName, event: EventEnvelope, reivindicacao?: ReivindicacaoAoRegistrar): Promise<void> {
+  const notificacao = NOTIFICACOES_POR_TOPICO.get(topic)?.get(event.type);
+  if (!notificacao) return;
   // The lock comes first, in its own statement, so the next one reads what the store's other
   // writers committed before it (READ COMMITTED takes a snapshot per statement).
   await travarLojas(manager, [event.idLoja]);
@@ -88,8 +107,8 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
     REGISTRO,
 
     [
-      event.idLoja, event.id, event.type, JSON.stringify(event.data), traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS,
-      FLAGS_PADRAO[FLAG_DO_EVENTO[event.type]] ?? null, idEntrega, novoId(), reivindicacao?.lease ?? null, (reivindicacao?.leaseMs ?? 0) / 1000,
+      event.idLoja, event.id, event.type, JSON.stringify(event.data), traceparent, event.occurredAt, notificacao.flag, CANAL_ENTREGAS,
+      notificacao.padrao, idEntrega, novoId(), reivindicacao?.lease ?? null, (reivindicacao?.leaseMs ?? 0) / 1000,
     ],
     reivindicacao &&
       ((rows) => {
