@@ -5,6 +5,7 @@ import type { KafkaConnection } from '@trilha/config';
 import { dataSourceOptions, ensureSchema, type ServiceDatabase } from './database';
 import { EventStore } from './event-store';
 import { MessageConsumer } from './inbox/message-consumer';
+import { ParkedMessages } from './inbox/parked-messages';
 import { createKafka } from './kafka';
 import { OutboxRelay } from './outbox/outbox-relay';
 import type { Projection } from './projections/projection';
@@ -62,6 +63,7 @@ export class EventStoreModule {
         inject: [getDataSourceToken(), PROJECTIONS, OutboxRelay],
       },
       { provide: MessageConsumer, useFactory: (dataSource: DataSource) => new MessageConsumer(dataSource), inject: [getDataSourceToken()] },
+      { provide: ParkedMessages, useFactory: (dataSource: DataSource) => new ParkedMessages(dataSource), inject: [getDataSourceToken()] },
       OutboxRelayLifecycle,
     ];
     return {
@@ -79,7 +81,7 @@ export class EventStoreModule {
         }),
       ],
       providers,
-      exports: [EventStore, MessageConsumer, PROJECTIONS, TypeOrmModule],
+      exports: [EventStore, MessageConsumer, ParkedMessages, PROJECTIONS, TypeOrmModule],
     };
   }
 }

@@ -28,7 +28,7 @@ export class LojasConhecidasERemocaoDoAplicativoMessageController {
   onLojaEvent(@Ctx() context: KafkaContext): Promise<void> {
     return this.consumer.consume<LojaMessage>(LOJAS_CONHECIDAS_CONSUMER, context, LOJAS_CONTRACT, async (event, manager) => {
       // The notification first: it takes the store's delivery lock, which comes before any row lock.
-      await registrarNotificacao(manager, TOPICS.lojas, event, this.despachante.reivindicacaoAoRegistrar(event.idLoja));
+      await registrarNotificacao(manager, TOPICS.lojas, event, this.despachante.claimOnRecord(event.idLoja));
       await manterLojaConhecida(event, manager);
     });
   }

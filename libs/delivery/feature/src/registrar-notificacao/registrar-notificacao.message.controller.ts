@@ -22,7 +22,7 @@ export class RegistrarNotificacaoMessageController {
   @EventPattern(TOPICS.atendimento, { eventTypes: eventosNotificados(TOPICS.atendimento) } satisfies EventPatternExtras)
   onAtendimentoEvent(@Ctx() context: KafkaContext): Promise<void> {
     return this.consumer.consume<AtendimentoMessage>(NOTIFICACOES_CONSUMER, context, ATENDIMENTO_CONTRACT, async (event, manager) => {
-      await registrarNotificacao(manager, TOPICS.atendimento, event, this.despachante.reivindicacaoAoRegistrar(event.idLoja));
+      await registrarNotificacao(manager, TOPICS.atendimento, event, this.despachante.claimOnRecord(event.idLoja));
     });
   }
 }

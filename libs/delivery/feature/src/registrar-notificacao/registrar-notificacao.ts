@@ -5,18 +5,18 @@ import { novoId } from '@trilha/ids';
 import { currentTraceparent } from '@trilha/observability';
 import { writeAtCommit, type PreparedStatement } from '@trilha/event-store';
 import { CANAL_ENTREGAS, travarLojas, webhookFromRow, type WebhookRow } from '../shared';
-import type { Reivindicada } from '../despachar-entregas/entregas-devidas';
+import type { Claimed } from '../despachar-entregas/entregas-devidas';
 
 /**
  * A claim for this replica that the consumer makes as it records a delivery due at once, as the
- * record of an attempt claims a store's next one (`Despachante.reivindicacaoAoRegistrar`): the
+ * record of an attempt claims a store's next one (`Despachante.claimOnRecord`): the
  * record's statement leases the delivery with `lease`, and `tentar` gets it once the record
  * has committed, with no claim, NOTIFY or wake-up of its own.
  */
-export interface ReivindicacaoAoRegistrar {
+export interface ClaimOnRecord {
   lease: string;
   leaseMs: number;
-  tentar(entrega: Reivindicada): void;
+  tentar(entrega: Claimed): void;
 }
 
 /** The notification's record: one statement, prepared once per connection (its planning costs more than its run). */
@@ -71,7 +71,7 @@ interface DevidaRow extends WebhookRow {
  * has an active webhook that wants the event, nothing when its flag is off, the queue when the
  * store has no webhook. A delivery is due at once unless an earlier first attempt of the store is
  * still to be made; then it waits its turn (the dispatcher makes it due). Due at once, it is
- * claimed here when `reivindicacao` is given (the replica has room for it), and otherwise
+ * claimed here when `claim` is given (the replica has room for it), and otherwise
  * announced to every replica's dispatcher (NOTIFY at commit). While the webhook is deactivated
  * (410 Gone, or failing too long) the event goes to the queue with `entregaFalhou` and a
  * delivery `falhou` without attempts, which POST /webhook/entregas/recuperar can send.
@@ -82,7 +82,7 @@ interface DevidaRow extends WebhookRow {
  * topic; any other event (one a topic carries for another purpose, or a notification's type on
  * another topic) is none, and records nothing.
  */
-export async function registrarNotificacao(manager: EntityManager, topic: TopicName, event: EventEnvelope, reivindicacao?: ReivindicacaoAoRegistrar): Promise<void> {
+export async function registrarNotificacao(manager: EntityManager, topic: TopicName, event: EventEnvelope, claim?: ClaimOnRecord): Promise<void> {
   const notificacao = NOTIFICACOES_POR_TOPICO.get(topic)?.get(event.type);
   if (!notificacao) return;
   // The lock comes first, in its own statement, so the next one reads what the store's other
@@ -90,7 +90,7 @@ export async function registrarNotificacao(manager: EntityManager, topic: TopicN
   await travarLojas(manager, [event.idLoja]);
   const idEntrega = novoId();
   const traceparent = currentTraceparent() ?? event.traceparent;
-  const reivindicada = (row: DevidaRow): Reivindicada => ({
+  const claimedFrom = (row: DevidaRow): Claimed => ({
     idEntrega,
     idLoja: event.idLoja,
     idEvento: event.id,
@@ -108,11 +108,11 @@ export async function registrarNotificacao(manager: EntityManager, topic: TopicN
 
     [
       event.idLoja, event.id, event.type, JSON.stringify(event.data), traceparent, event.occurredAt, notificacao.flag, CANAL_ENTREGAS,
-      notificacao.padrao, idEntrega, novoId(), reivindicacao?.lease ?? null, (reivindicacao?.leaseMs ?? 0) / 1000,
+      notificacao.padrao, idEntrega, novoId(), claim?.lease ?? null, (claim?.leaseMs ?? 0) / 1000,
     ],
-    reivindicacao &&
+    claim &&
       ((rows) => {
-        for (const row of rows as unknown as DevidaRow[]) if (row.lease !== null) reivindicacao.tentar(reivindicada(row));
+        for (const row of rows as unknown as DevidaRow[]) if (row.lease !== null) claim.tentar(claimedFrom(row));
       }),
   );
 }
