@@ -1,5 +1,6 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
+import noImportCycles from './tools/eslint/no-import-cycles.cjs';
 
 // Module boundaries: what may depend on what. A domain lib imports no transport or ORM;
 // a util lib imports only other utils; contexts reach each other only through contracts.
@@ -8,12 +9,13 @@ const transportAndStorage = [
 ];
 
 export default [
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.trilha/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.trilha/**', '**/*.mjs', '**/*.cjs', '**/*.js'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
-    plugins: { '@nx': nx },
+    plugins: { '@nx': nx, trilha: { rules: { 'no-import-cycles': noImportCycles } } },
     rules: {
+      'trilha/no-import-cycles': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       '@nx/enforce-module-boundaries': [
@@ -45,6 +47,17 @@ export default [
             { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: ['scope:mcp'] },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Controllers are adapters: they translate a request or a message into a handler's call. SQL
+    // lives in the handlers and the modules beside them, so a controller has no database to ask.
+    files: ['**/*.controller.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['typeorm', '@nestjs/typeorm', 'pg'].map((name) => ({ name, message: 'SQL stays out of controllers: a handler reads and writes the database.' })) },
       ],
     },
   },

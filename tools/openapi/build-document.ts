@@ -41,7 +41,7 @@ function addSchema(document: OpenAPIObject, name: string, schema: unknown): void
 export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
   const document = { ...baseDocument(), paths: {}, components: { ...baseDocument().components, schemas: {} } } as OpenAPIObject;
   for (const source of API_SOURCES) {
-    const moduleRef = await Test.createTestingModule({ imports: [source.module()] }).useMocker(() => ({})).compile();
+    const moduleRef = await Test.createTestingModule({ imports: [source.httpRoutes()] }).useMocker(() => ({})).compile();
     const app = moduleRef.createNestApplication(httpAdapter(), { logger: false });
     const partial = SwaggerModule.createDocument(app, baseDocument());
     for (const [path, operations] of Object.entries(partial.paths)) {
@@ -50,7 +50,7 @@ export async function buildOpenApiDocument(): Promise<OpenAPIObject> {
         const operation = operations[method] as (Record<string, unknown> & { security?: unknown }) | undefined;
         if (!operation) continue;
         if (target[method]) throw new Error(`${method.toUpperCase()} ${path} is declared by two services`);
-        operation[OPENAPI_EXTENSIONS.service] = source.service;
+        operation[OPENAPI_EXTENSIONS.service] = source.name;
         if (operation[OPENAPI_EXTENSIONS.withoutToken] && !operation.security) operation.security = [];
         target[method] = operation;
       }

@@ -1,11 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { kafkaConnection } from '@trilha/config';
 import { EventStoreModule } from '@trilha/event-store';
-import { LojasModule, LojasProjection, lojasRouting } from '@trilha/lojas';
-import { GatewayRoutingModule, type OpenApiDocument } from '@trilha/gateway-routing';
+import { API_GATEWAY_SERVICE, LojasModule } from '@trilha/lojas';
+import { apiCatalog, GatewayRoutingModule, type OpenApiDocument } from '@trilha/gateway-routing';
 import { RateLimitModule } from '@trilha/http';
 import { loggingModule } from '@trilha/observability';
-import { gatewayDatabase, type GatewayConfig } from './config';
+import { gatewayDatabase, serviceUrls, type GatewayConfig } from './config';
 
 /** The public API: stores and authentication here; every other route forwarded to its service. */
 @Module({})
@@ -14,15 +14,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        loggingModule('api-gateway', config.LOG_LEVEL),
-        EventStoreModule.forService({
-          service: 'api-gateway',
-          database: gatewayDatabase(config),
-          runMigrations: config.DB_MIGRATIONS_RUN,
-          kafka: kafkaConnection(config),
-          routing: lojasRouting,
-          projections: [LojasProjection],
-        }),
+        loggingModule(API_GATEWAY_SERVICE.name, config.LOG_LEVEL),
+        EventStoreModule.forService({ service: API_GATEWAY_SERVICE, database: gatewayDatabase(config), runMigrations: config.DB_MIGRATIONS_RUN, kafka: kafkaConnection(config) }),
         // Authentication first: the rate limiter keys its counters by the authenticated store.
         LojasModule.register({
           tokenSecret: config.TOKEN_SIGNING_SECRET,
@@ -32,11 +25,7 @@ export class AppModule {
         RateLimitModule.register({ redisUrl: config.REDIS_URL, defaultLimitPerMinute: config.RATE_LIMIT_DEFAULT_PER_MINUTE }),
         // Last: it forwards whatever the modules above do not serve.
         GatewayRoutingModule.register(document, {
-          services: {
-            'tracking-service': config.TRACKING_SERVICE_URL,
-            'atendimento-service': config.ATENDIMENTO_SERVICE_URL,
-            'delivery-service': config.DELIVERY_SERVICE_URL,
-          },
+          services: serviceUrls(apiCatalog(document), config),
           internalToken: config.INTERNAL_API_TOKEN,
           concurrentRequestsPerStore: config.CONCURRENT_REQUESTS_PER_STORE,
         }),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { booleanFlag, platformSettings, port, redisUrl, serviceConfigSchema } from '@trilha/config';
 import type { ServiceDatabase } from '@trilha/event-store';
-import { CONNECTIONS_PER_SERVICE } from '@trilha/gateway-routing';
-import { Lojas1732000000100 } from '@trilha/lojas';
+import { CONNECTIONS_PER_SERVICE, type ApiRoute } from '@trilha/gateway-routing';
+import { API_GATEWAY_SERVICE } from '@trilha/lojas';
 
 export const gatewayConfigSchema = serviceConfigSchema({
   ...platformSettings,
@@ -25,7 +25,7 @@ export const gatewayConfigSchema = serviceConfigSchema({
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   RATE_LIMIT_DEFAULT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  /** Internal ports of the services the gateway forwards to. */
+  /** Internal ports of the services the gateway forwards to: `<SERVICE>_URL` for each (`serviceUrls`). */
   TRACKING_SERVICE_URL: z.url(),
   ATENDIMENTO_SERVICE_URL: z.url(),
   DELIVERY_SERVICE_URL: z.url(),
@@ -48,11 +48,26 @@ export const gatewayConfigSchema = serviceConfigSchema({
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
 
-export const GATEWAY_SCHEMA = 'gateway';
-
 export const gatewayDatabase = (config: GatewayConfig): ServiceDatabase => ({
   url: config.DATABASE_URL,
-  schema: GATEWAY_SCHEMA,
+  schema: API_GATEWAY_SERVICE.schema,
   poolSize: config.DATABASE_POOL_SIZE,
-  migrations: [Lojas1732000000100],
+  migrations: API_GATEWAY_SERVICE.migrations,
 });
+
+/**
+ * Where each service the gateway forwards to listens: every service the OpenAPI document routes a
+ * route to (its `x-trilha-servico`, the name of the service that declares it), at its
+ * `<SERVICE>_URL` setting (TRACKING_SERVICE_URL for tracking-service).
+ */
+export function serviceUrls(routes: readonly ApiRoute[], config: GatewayConfig): Record<string, string> {
+  const services = new Set(routes.map((route) => route.service).filter((service) => service !== API_GATEWAY_SERVICE.name));
+  return Object.fromEntries(
+    [...services].map((service) => {
+      const setting = `${service.toUpperCase().replaceAll('-', '_')}_URL`;
+      const url = (config as Record<string, unknown>)[setting];
+      if (typeof url !== 'string') throw new Error(`the OpenAPI document routes to ${service}, and the gateway has no ${setting} setting`);
+      return [service, url];
+    }),
+  );
+}

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { kafkaConnection, loadConfigOrExit } from '@trilha/config';
 import { UNPREFIXED_ROUTES } from '@trilha/gateway-routing';
 import { configureHttp, httpAdapter } from '@trilha/http';
-import { LojasProjection } from '@trilha/lojas';
+import { API_GATEWAY_SERVICE } from '@trilha/lojas';
 import { main, runService } from '@trilha/service-runtime';
 import { AppModule } from './app.module';
 import { gatewayConfigSchema, gatewayDatabase } from './config';
@@ -16,14 +16,13 @@ import { loadOpenApiDocument, serveOpenApi } from './openapi';
 main(async () => {
   const config = loadConfigOrExit(gatewayConfigSchema);
   await runService({
-    name: 'api-gateway',
+    service: API_GATEWAY_SERVICE,
     database: gatewayDatabase(config),
     kafka: kafkaConnection(config),
     opsPort: config.OPS_PORT,
     listenAddress: config.LISTEN_ADDRESS,
-    projections: [new LojasProjection()],
     // Every replica reads every store event (its own group): deactivations reach all of them.
-    consumer: { groupId: `api-gateway-${config.INSTANCE_ID ?? `${hostname()}-${randomUUID().slice(0, 8)}`}`, fromBeginning: false },
+    consumer: { groupId: `${API_GATEWAY_SERVICE.name}-${config.INSTANCE_ID ?? `${hostname()}-${randomUUID().slice(0, 8)}`}`, fromBeginning: false },
     async createApp() {
       // Read here, not before: `main.js migrate` needs neither the certificate nor the document.
       const https = config.TLS_TERMINATED_BY_PROXY

@@ -18,7 +18,8 @@ export interface Notificacao {
  * The events a store is notified of (docs/API.md section 7): pushed to its webhook
  * as `{evento, data}` or kept in its queue. `flag` is the registration field that turns each
  * on or off; `data` is the envelope's data, as published on `topic`. The registration's fields,
- * their OpenAPI schema and the SQL that reads them all come from this list.
+ * their OpenAPI schema, the SQL that reads them and the delivery service's intake (from each
+ * topic, only the event types listed with it) all come from this list.
  */
 export const NOTIFICATIONS = [
   { evento: ATENDIMENTO_EVENT_TYPES.criado, flag: 'atendimentoCriado', padrao: true, topic: TOPICS.atendimento, data: AtendimentoCriadoData, descricao: 'Um novo atendimento foi criado.' },

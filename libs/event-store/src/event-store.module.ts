@@ -1,23 +1,23 @@
-import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider, type Type } from '@nestjs/common';
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { KafkaConnection } from '@trilha/config';
 import { dataSourceOptions, ensureSchema, type ServiceDatabase } from './database';
-import { EventStore, type OutboxRouting } from './event-store';
+import { EventStore } from './event-store';
 import { MessageConsumer } from './inbox/message-consumer';
+import { ParkedMessages } from './inbox/parked-messages';
 import { createKafka } from './kafka';
 import { OutboxRelay } from './outbox/outbox-relay';
 import type { Projection } from './projections/projection';
+import type { ServiceDefinition } from './service-definition';
 import type { DomainEvent } from './stored-event';
 
 export interface EventStoreModuleOptions<E extends DomainEvent = DomainEvent> {
-  service: string;
+  /** The service: its name, its events' routing, its inline projections. */
+  service: ServiceDefinition<E>;
   database: ServiceDatabase;
   runMigrations: boolean;
   kafka: KafkaConnection;
-  routing: OutboxRouting<E>;
-  /** Inline projections of this service's own events. */
-  projections?: Type<Projection<E>>[];
 }
 
 export const PROJECTIONS = Symbol('PROJECTIONS');
@@ -45,24 +45,25 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
 @Module({})
 export class EventStoreModule {
   static forService<E extends DomainEvent>(options: EventStoreModuleOptions<E>): DynamicModule {
-    const projections = options.projections ?? [];
+    const projections = [...options.service.projections];
     const providers: Provider[] = [
       ...projections,
       { provide: PROJECTIONS, useFactory: (...instances: Projection[]) => instances, inject: projections },
       {
         provide: OutboxRelay,
-        useFactory: () => new OutboxRelay(createKafka(options.kafka, `${options.service}-relay`), options.database),
+        useFactory: () => new OutboxRelay(createKafka(options.kafka, `${options.service.name}-relay`), options.database),
       },
       {
         provide: EventStore,
         useFactory: (dataSource: DataSource, instances: Projection<E>[], relay: OutboxRelay) => {
-          const store = new EventStore<E>(dataSource, options.routing, instances);
+          const store = new EventStore<E>(dataSource, options.service.routing, instances);
           store.onOutboxCommit(() => relay.wake());
           return store;
         },
         inject: [getDataSourceToken(), PROJECTIONS, OutboxRelay],
       },
       { provide: MessageConsumer, useFactory: (dataSource: DataSource) => new MessageConsumer(dataSource), inject: [getDataSourceToken()] },
+      { provide: ParkedMessages, useFactory: (dataSource: DataSource) => new ParkedMessages(dataSource), inject: [getDataSourceToken()] },
       OutboxRelayLifecycle,
     ];
     return {
@@ -80,7 +81,7 @@ export class EventStoreModule {
         }),
       ],
       providers,
-      exports: [EventStore, MessageConsumer, PROJECTIONS, TypeOrmModule],
+      exports: [EventStore, MessageConsumer, ParkedMessages, PROJECTIONS, TypeOrmModule],
     };
   }
 }

@@ -10,6 +10,7 @@ export * from './kafka-topics';
 export * from './outbox/outbox-relay';
 export * from './projections/projection';
 export * from './projections/rebuild';
+export * from './service-definition';
 export * from './stored-event';
 export * from './inbox/kafka-value';
 export * from './inbox/parked-messages';

@@ -22,7 +22,7 @@ import { AgenteCommands } from './shared/agente-commands';
 import { AtendimentoCommands } from './shared/atendimento-commands';
 import { IndicesFaq } from './shared/indices-faq';
 import { LeituraDeAtendimento } from './shared/leitura-de-atendimento';
-import { RastreioPedidos } from './shared/rastreio-pedidos.query';
+import { RastreioPedidos } from './shared/rastreio-pedidos';
 
 /** What several use cases share: the commands of both streams, the FAQ indexes of this replica, the reads. */
 const shared = [AtendimentoCommands, AgenteCommands, IndicesFaq, LeituraDeAtendimento, RastreioPedidos];

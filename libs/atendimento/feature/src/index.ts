@@ -1,10 +1,6 @@
+export { ATENDIMENTO_SERVICE } from './atendimento.definition';
 export { AtendimentoHttpModule, AtendimentoModule } from './atendimento.module';
-export { atendimentoRouting } from './shared/atendimento.routing';
-export { AtendimentosProjection } from './shared/atendimentos.projection';
-export { AgentesProjection } from './shared/agentes.projection';
-export { AtendimentosEAgentes1732000000300 } from './migrations/1732000000300-atendimentos-e-agentes';
-export { RastreioPedidos1732000000310 } from './migrations/1732000000310-rastreio-pedidos';
 export { aplicarEventoDeRastreio } from './rastreio-pedidos/aplicar-evento-de-rastreio';
-export { RastreioPedidos } from './shared/rastreio-pedidos.query';
+export { RastreioPedidos } from './shared/rastreio-pedidos';
 export { RASTREIO_PEDIDOS_CONSUMER } from './rastreio-pedidos/rastreio-pedidos.message.controller';
 export { ASSISTENTE_DE_RASTREIO_CONSUMER } from './assistente-de-rastreio/assistente-de-rastreio.message.controller';

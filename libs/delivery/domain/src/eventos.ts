@@ -1,12 +1,6 @@
-import { NOTIFICATIONS, type FlagEvento, type FlagsEvento } from '@trilha/contracts';
+import { NOTIFICATIONS, type FlagsEvento } from '@trilha/contracts';
 
 export { FLAGS_EVENTO, type FlagEvento, type FlagsEvento } from '@trilha/contracts';
-
-/** The registration flag of each notification type (docs/API.md section 7). */
-export const FLAG_DO_EVENTO: Readonly<Record<string, FlagEvento>> = Object.fromEntries(NOTIFICATIONS.map((n) => [n.evento, n.flag]));
-
-/** Every notification type a store can receive. */
-export const EVENTOS_NOTIFICADOS: readonly string[] = NOTIFICATIONS.map((n) => n.evento);
 
 /** A flag left out of the registration, or stored before it existed, has its default (docs/API.md section 7). */
 export const FLAGS_PADRAO: Readonly<FlagsEvento> = Object.fromEntries(NOTIFICATIONS.map((n) => [n.flag, n.padrao])) as FlagsEvento;

@@ -4,10 +4,13 @@ import type { DataSource } from 'typeorm';
 import { AtivarWebhookHandler } from './ativar-webhook/ativar-webhook.handler';
 import { AtivarWebhookHttpController } from './ativar-webhook/ativar-webhook.http.controller';
 import { CifrarSegredosAoIniciar } from './cifrar-segredos/cifrar-segredos';
+import { ConsultarWebhookHandler } from './consultar-webhook/consultar-webhook.handler';
 import { ConsultarWebhookHttpController } from './consultar-webhook/consultar-webhook.http.controller';
 import { Despachante, LEASE_MS } from './despachar-entregas/despachante';
 import { EntregasDevidas } from './despachar-entregas/entregas-devidas';
+import { ListarEntregasHandler } from './listar-entregas/listar-entregas.handler';
 import { ListarEntregasHttpController } from './listar-entregas/listar-entregas.http.controller';
+import { ListarFilaHandler } from './listar-fila/listar-fila.handler';
 import { ListarFilaHttpController } from './listar-fila/listar-fila.http.controller';
 import { LojasConhecidasERemocaoDoAplicativoMessageController } from './lojas-conhecidas/lojas-conhecidas-e-remocao-do-aplicativo.message.controller';
 import { RecuperarEntregasHandler } from './recuperar-entregas/recuperar-entregas.handler';
@@ -17,6 +20,7 @@ import { ReenviarEntregaHttpController } from './reenviar-entrega/reenviar-entre
 import { RegistrarNotificacaoMessageController } from './registrar-notificacao/registrar-notificacao.message.controller';
 import { RegistrarWebhookHandler } from './registrar-webhook/registrar-webhook.handler';
 import { RegistrarWebhookHttpController } from './registrar-webhook/registrar-webhook.http.controller';
+import { RemoverDaFilaHandler } from './remover-da-fila/remover-da-fila.handler';
 import { RemoverDaFilaHttpController } from './remover-da-fila/remover-da-fila.http.controller';
 import { RemoverWebhookHandler } from './remover-webhook/remover-webhook.handler';
 import { RemoverWebhookHttpController } from './remover-webhook/remover-webhook.http.controller';
@@ -48,11 +52,15 @@ import { WebhookClient } from './shared/webhook.client';
   providers: [
     VerificacaoUrl,
     RegistrarWebhookHandler,
+    ConsultarWebhookHandler,
     RemoverWebhookHandler,
     AtivarWebhookHandler,
     RotacionarSegredoHandler,
+    ListarEntregasHandler,
     ReenviarEntregaHandler,
     RecuperarEntregasHandler,
+    ListarFilaHandler,
+    RemoverDaFilaHandler,
   ],
 })
 export class DeliveryHttpModule {}

@@ -8,13 +8,13 @@ import { setServerRoute } from '@trilha/observability';
 import { apiCatalog, matchRoute, methodsOf, type ApiRoute, type OpenApiDocument } from './api-catalog';
 import { ServiceForwarder, type ForwarderOptions } from './service-forwarder';
 
-export const GATEWAY_SERVICE = 'api-gateway';
 /** The service that renders the public tracking page. */
 export const PUBLIC_PAGE_SERVICE = 'tracking-service';
 
 type RoutedRequest = AuthenticatedRequest & LimitedRequest & { apiRoute?: ApiRoute };
 
 const ROUTES = Symbol('API_ROUTES');
+const SERVICES = Symbol('SERVICE_URLS');
 
 /** What the router gives every /v1 request that no route of the gateway's own takes. */
 const CATCH_ALL = `/${API_PREFIX}/*`;
@@ -22,10 +22,10 @@ const CATCH_ALL = `/${API_PREFIX}/*`;
 /**
  * Fastify `onRequest` hook: matches every /v1 request the gateway does not serve itself
  * against the catalog, before authentication. An unknown path is a 404 whoever asks, a method
- * the path does not have a 405 with the ones it has in `Allow`; a forwarded route gets its own
- * rate-limit counter and limit.
+ * the path does not have a 405 with the ones it has in `Allow`; a route of another service
+ * (one `services` has a URL for) is forwarded, with its own rate-limit counter and limit.
  */
-function routeMatchHook(routes: ApiRoute[]) {
+function routeMatchHook(routes: ApiRoute[], services: ForwarderOptions['services']) {
   return (request: RoutedRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (request.routeOptions.url !== CATCH_ALL) return done();
     const path = request.url.split('?', 1)[0];
@@ -38,7 +38,7 @@ function routeMatchHook(routes: ApiRoute[]) {
       reply.header('Allow', allowed.join(', '));
       return void sendProblem(reply, problem(405, `${path} não aceita ${request.method}; aceita ${allowed.join(', ')}.`, request.originalUrl));
     }
-    if (route.service !== GATEWAY_SERVICE) {
+    if (Object.hasOwn(services, route.service)) {
       request.apiRoute = route;
       setServerRoute(request, `/${API_PREFIX}${route.path}`);
       request.limitedRoute = { id: route.id, limitPerMinute: route.limitPerMinute };
@@ -79,13 +79,14 @@ export const UNPREFIXED_ROUTES = [{ path: 'rastreio/:token', method: RequestMeth
 
 /**
  * The gateway's routing: every route of the OpenAPI document that another service serves is
- * forwarded to that service's internal port.
+ * forwarded to that service's internal port (`options.services`, by the service's name).
  */
 @Module({})
 export class GatewayRoutingModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     @Inject(ROUTES) private readonly routes: ApiRoute[],
+    @Inject(SERVICES) private readonly services: ForwarderOptions['services'],
   ) {}
 
   static register(document: OpenApiDocument, options: ForwarderOptions): DynamicModule {
@@ -94,12 +95,13 @@ export class GatewayRoutingModule implements OnModuleInit {
       controllers: [PublicPageController, ForwardingController],
       providers: [
         { provide: ROUTES, useValue: apiCatalog(document) },
+        { provide: SERVICES, useValue: options.services },
         { provide: ServiceForwarder, useValue: new ServiceForwarder(options) },
       ],
     };
   }
 
   onModuleInit(): void {
-    this.adapterHost.httpAdapter.getInstance<FastifyInstance>().addHook('onRequest', routeMatchHook(this.routes));
+    this.adapterHost.httpAdapter.getInstance<FastifyInstance>().addHook('onRequest', routeMatchHook(this.routes, this.services));
   }
 }

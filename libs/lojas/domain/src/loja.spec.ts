@@ -5,48 +5,48 @@ const given = (...events: LojaEvent[]): LojaState => events.reduce(evolveLoja, l
 
 describe('loja', () => {
   it('creates an active store', () => {
-    const events = decideLoja({ tipo: 'criar', idLoja: 7, nome: 'Loja', codigoHash: 'h', agora: '2026-01-01T00:00:00.000Z' }, given());
+    const events = decideLoja({ acao: 'criar', idLoja: 7, nome: 'Loja', codigoHash: 'h', agora: '2026-01-01T00:00:00.000Z' }, given());
     expect(events).toEqual([criada]);
     expect(given(...events)).toMatchObject({ existe: true, ativa: true });
   });
 
   it('refuses to create a store twice', () => {
-    expect(() => decideLoja({ tipo: 'criar', idLoja: 7, nome: 'Loja', codigoHash: 'h', agora: 'x' }, given(criada))).toThrow(LojaJaExiste);
+    expect(() => decideLoja({ acao: 'criar', idLoja: 7, nome: 'Loja', codigoHash: 'h', agora: 'x' }, given(criada))).toThrow(LojaJaExiste);
   });
 
   it('refuses commands on an unknown store', () => {
-    expect(() => decideLoja({ tipo: 'desativar', agora: 'x' }, given())).toThrow(LojaNaoEncontrada);
+    expect(() => decideLoja({ acao: 'desativar', agora: 'x' }, given())).toThrow(LojaNaoEncontrada);
   });
 
   it('deactivates once, revoking earlier tokens; deactivating again changes nothing', () => {
-    const events = decideLoja({ tipo: 'desativar', agora: '2026-01-02T00:00:00.000Z' }, given(criada));
+    const events = decideLoja({ acao: 'desativar', agora: '2026-01-02T00:00:00.000Z' }, given(criada));
     expect(events).toEqual([{ type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-01-02T00:00:00.000Z' } }]);
-    expect(decideLoja({ tipo: 'desativar', agora: 'y' }, given(criada, ...events))).toEqual([]);
+    expect(decideLoja({ acao: 'desativar', agora: 'y' }, given(criada, ...events))).toEqual([]);
   });
 
   it('activates an inactive store only', () => {
-    expect(decideLoja({ tipo: 'ativar', agora: 'y' }, given(criada))).toEqual([]);
+    expect(decideLoja({ acao: 'ativar', agora: 'y' }, given(criada))).toEqual([]);
     const desativada: LojaEvent = { type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: 'x' } };
-    expect(decideLoja({ tipo: 'ativar', agora: 'y' }, given(criada, desativada))).toEqual([
+    expect(decideLoja({ acao: 'ativar', agora: 'y' }, given(criada, desativada))).toEqual([
       { type: 'loja.ativada', data: { idLoja: 7, dataAtivacao: 'y' } },
     ]);
   });
 
   it('replaces the code of an active or inactive store, revoking every token issued before', () => {
     const rotacionado: LojaEvent = { type: 'loja.codigo.rotacionado', data: { idLoja: 7, codigoHash: 'h2', dataRotacao: '2026-01-03T00:00:00.000Z' } };
-    expect(decideLoja({ tipo: 'rotacionarCodigo', codigoHash: 'h2', agora: '2026-01-03T00:00:00.000Z' }, given(criada))).toEqual([rotacionado]);
+    expect(decideLoja({ acao: 'rotacionarCodigo', codigoHash: 'h2', agora: '2026-01-03T00:00:00.000Z' }, given(criada))).toEqual([rotacionado]);
     expect(given(criada, rotacionado)).toMatchObject({ ativa: true, tokensRevogadosAntes: '2026-01-03T00:00:00.000Z' });
     const desativada: LojaEvent = { type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-01-02T00:00:00.000Z' } };
-    expect(decideLoja({ tipo: 'rotacionarCodigo', codigoHash: 'h2', agora: '2026-01-03T00:00:00.000Z' }, given(criada, desativada))).toEqual([rotacionado]);
+    expect(decideLoja({ acao: 'rotacionarCodigo', codigoHash: 'h2', agora: '2026-01-03T00:00:00.000Z' }, given(criada, desativada))).toEqual([rotacionado]);
     expect(given(criada, desativada, rotacionado)).toMatchObject({ ativa: false, tokensRevogadosAntes: '2026-01-03T00:00:00.000Z' });
   });
 
   it('refuses to rotate the code of an unknown store', () => {
-    expect(() => decideLoja({ tipo: 'rotacionarCodigo', codigoHash: 'h2', agora: 'x' }, given())).toThrow(LojaNaoEncontrada);
+    expect(() => decideLoja({ acao: 'rotacionarCodigo', codigoHash: 'h2', agora: 'x' }, given())).toThrow(LojaNaoEncontrada);
   });
 
   it('records every app removal', () => {
-    expect(decideLoja({ tipo: 'removerAplicativo', agora: 'z' }, given(criada))).toEqual([
+    expect(decideLoja({ acao: 'removerAplicativo', agora: 'z' }, given(criada))).toEqual([
       { type: 'aplicativo.removido', data: { idLoja: 7, dataRemocao: 'z' } },
     ]);
   });

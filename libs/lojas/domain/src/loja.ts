@@ -17,11 +17,11 @@ export type LojaEvent =
   | { type: 'aplicativo.removido'; data: { idLoja: number; dataRemocao: string } };
 
 export type LojaCommand =
-  | { tipo: 'criar'; idLoja: number; nome: string; codigoHash: string; agora: string }
-  | { tipo: 'desativar'; agora: string }
-  | { tipo: 'ativar'; agora: string }
-  | { tipo: 'rotacionarCodigo'; codigoHash: string; agora: string }
-  | { tipo: 'removerAplicativo'; agora: string };
+  | { acao: 'criar'; idLoja: number; nome: string; codigoHash: string; agora: string }
+  | { acao: 'desativar'; agora: string }
+  | { acao: 'ativar'; agora: string }
+  | { acao: 'rotacionarCodigo'; codigoHash: string; agora: string }
+  | { acao: 'removerAplicativo'; agora: string };
 
 export class LojaNaoEncontrada extends Error {
   constructor() {
@@ -38,12 +38,12 @@ export class LojaJaExiste extends Error {
 export const lojaInicial = (): LojaState => ({ existe: false });
 
 export function decideLoja(command: LojaCommand, state: LojaState): LojaEvent[] {
-  if (command.tipo === 'criar') {
+  if (command.acao === 'criar') {
     if (state.existe) throw new LojaJaExiste(command.idLoja);
     return [{ type: 'loja.criada', data: { idLoja: command.idLoja, nome: command.nome, codigoHash: command.codigoHash, criadaEm: command.agora } }];
   }
   if (!state.existe) throw new LojaNaoEncontrada();
-  switch (command.tipo) {
+  switch (command.acao) {
     case 'desativar':
       return state.ativa ? [{ type: 'loja.desativada', data: { idLoja: state.idLoja, dataDesativacao: command.agora } }] : [];
     case 'ativar':

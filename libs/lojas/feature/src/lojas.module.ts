@@ -8,6 +8,7 @@ import { LojaStatusCache } from './auth/loja-status.cache';
 import { LojasMessageController } from './auth/lojas.message.controller';
 import { TokenService } from './auth/token.service';
 import { AlterarSituacaoHttpController } from './alterar-situacao/alterar-situacao.http.controller';
+import { AutenticarHandler } from './autenticar/autenticar.handler';
 import { AutenticarHttpController } from './autenticar/autenticar.http.controller';
 import { CriarLojaHandler } from './criar-loja/criar-loja.handler';
 import { CriarLojaHttpController } from './criar-loja/criar-loja.http.controller';
@@ -46,6 +47,7 @@ export class LojasModule {
         LojaStatusCache,
         LojaCommandsService,
         CriarLojaHandler,
+        AutenticarHandler,
       ],
     };
   }

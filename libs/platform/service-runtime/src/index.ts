@@ -1,2 +1,3 @@
 export * from './run-service';
 export * from './run-internal-service';
+export * from './service-spec';

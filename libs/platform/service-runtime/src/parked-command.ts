@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { createKafka, dataSourceOptions, ParkedMessages, type ParkedMessage } from '@trilha/event-store';
-import type { ServiceSpec } from './run-service';
+import { createKafka, dataSourceOptions, ParkedMessages, type DomainEvent, type ParkedMessage } from '@trilha/event-store';
+import type { ServiceSpec } from './service-spec';
 
 const USAGE = 'usage: main.js parked list [--all] | main.js parked replay [id…]';
 
@@ -20,7 +20,7 @@ function describe(message: ParkedMessage): string {
  * replay (with --all, the replayed ones too). `main.js parked replay [id…]`: hands those messages
  * (or every waiting one) back to their consumers through Kafka, once the cause is fixed.
  */
-export async function parkedCommand(spec: ServiceSpec, args: string[]): Promise<void> {
+export async function parkedCommand<E extends DomainEvent>(spec: ServiceSpec<E>, args: string[]): Promise<void> {
   const [action, ...rest] = args;
   if (action !== 'list' && action !== 'replay') throw new Error(USAGE);
   const ids = rest.filter((arg) => arg !== '--all');
@@ -31,12 +31,12 @@ export async function parkedCommand(spec: ServiceSpec, args: string[]): Promise<
     if (action === 'list') {
       const messages = await parked.list({ all: rest.includes('--all') });
       for (const message of messages) process.stdout.write(`${describe(message)}\n`);
-      process.stderr.write(`${spec.name}: ${messages.length} parked message(s)${rest.includes('--all') ? '' : ' waiting for a replay'}\n`);
+      process.stderr.write(`${spec.service.name}: ${messages.length} parked message(s)${rest.includes('--all') ? '' : ' waiting for a replay'}\n`);
       return;
     }
-    const replayed = await parked.replay(createKafka(spec.kafka, `${spec.name}-parked-replay`), ids);
-    for (const message of replayed) process.stderr.write(`${spec.name}: replayed #${message.id} to ${message.consumer} (${message.topic}[${message.partition}])\n`);
-    process.stderr.write(`${spec.name}: ${replayed.length} message(s) replayed\n`);
+    const replayed = await parked.replay(createKafka(spec.kafka, `${spec.service.name}-parked-replay`), ids);
+    for (const message of replayed) process.stderr.write(`${spec.service.name}: replayed #${message.id} to ${message.consumer} (${message.topic}[${message.partition}])\n`);
+    process.stderr.write(`${spec.service.name}: ${replayed.length} message(s) replayed\n`);
   } finally {
     await dataSource.destroy();
   }

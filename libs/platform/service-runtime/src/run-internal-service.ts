@@ -1,12 +1,13 @@
 import { NestFactory, Reflector } from '@nestjs/core';
-import type { DynamicModule } from '@nestjs/common';
-import type { RouteInfo } from '@nestjs/common/interfaces';
+import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { z } from 'zod';
-import { kafkaConnection, loadConfigOrExit, platformSettings, port, serviceConfigSchema, type KafkaConnection } from '@trilha/config';
-import type { Projection, ServiceDatabase } from '@trilha/event-store';
+import { kafkaConnection, loadConfigOrExit, platformSettings, port, serviceConfigSchema } from '@trilha/config';
+import { EventStoreModule, type DomainEvent, type ServiceDatabase, type ServiceDefinition } from '@trilha/event-store';
 import { configureHttp, httpAdapter, InternalCallerGuard } from '@trilha/http';
-import { runService, type ServiceCommand } from './run-service';
+import { loggingModule } from '@trilha/observability';
+import { runService } from './run-service';
+import type { ServiceCommand } from './service-spec';
 
 export const internalServiceSettings = {
   ...platformSettings,
@@ -19,16 +20,13 @@ export const internalServiceSettings = {
 export const internalServiceConfigSchema = serviceConfigSchema(internalServiceSettings);
 export type InternalServiceConfig = z.infer<typeof internalServiceConfigSchema>;
 
-export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServiceConfigSchema> {
-  name: string;
-  schema: string;
-  migrations: ServiceDatabase['migrations'];
+export interface InternalServiceSpec<E extends DomainEvent, S extends z.ZodObject = typeof internalServiceConfigSchema> {
+  /** What the service is: its name, schema and migrations, projections, routing, the topics it reads, its routes. */
+  service: ServiceDefinition<E>;
   /** The service's settings: `serviceConfigSchema({ ...internalServiceSettings, … })`. */
   config?: S;
-  /** The service's root module, given its validated configuration, its database and its Kafka connection. */
-  module(config: InternalServiceConfig & z.infer<S>, database: ServiceDatabase, kafka: KafkaConnection): DynamicModule;
-  /** Whether it consumes Kafka topics (its group id is the service name). */
-  consumes: boolean;
+  /** The context's module (its routes, handlers and consumers), given the validated configuration. */
+  module(config: InternalServiceConfig & z.infer<S>): DynamicModule | Type;
   /** Kafka partitions it handles at once (default 1). Each partition, so each store, stays in order. */
   consumerPartitions?: number;
   /**
@@ -36,33 +34,39 @@ export interface InternalServiceSpec<S extends z.ZodObject = typeof internalServ
    * more for a service that reads a busy topic and can afford its messages a little later.
    */
   consumerFetchMinBytes?: number;
-  /** Inline projections of its own events, for `main.js rebuild-projections`. */
-  projections?: Projection[];
   /** Its own commands (`main.js <name>`), given its validated configuration. */
   commands?(config: InternalServiceConfig & z.infer<S>): Record<string, ServiceCommand>;
-  /** Routes outside /v1 (the public tracking page). */
-  prefixExclude?: (string | RouteInfo)[];
 }
 
-/** Entry point of a service behind the gateway: configuration from the environment, then runService. */
-export async function runInternalService<S extends z.ZodObject = typeof internalServiceConfigSchema>(spec: InternalServiceSpec<S>): Promise<void> {
+/**
+ * Entry point of a service behind the gateway: configuration from the environment, then
+ * runService with the app its definition describes (logging, the event store on its schema,
+ * the context's module) on its internal port.
+ */
+export async function runInternalService<E extends DomainEvent, S extends z.ZodObject = typeof internalServiceConfigSchema>(spec: InternalServiceSpec<E, S>): Promise<void> {
+  const { service } = spec;
   const config = loadConfigOrExit(spec.config ?? internalServiceConfigSchema) as InternalServiceConfig & z.infer<S>;
-  const database: ServiceDatabase = { url: config.DATABASE_URL, schema: spec.schema, poolSize: config.DATABASE_POOL_SIZE, migrations: spec.migrations };
+  const database: ServiceDatabase = { url: config.DATABASE_URL, schema: service.schema, poolSize: config.DATABASE_POOL_SIZE, migrations: service.migrations };
   const kafka = kafkaConnection(config);
   await runService({
-    name: spec.name,
+    service,
     database,
     kafka,
     opsPort: config.OPS_PORT,
     listenAddress: config.LISTEN_ADDRESS,
-    projections: spec.projections,
     commands: spec.commands?.(config),
-    consumer: spec.consumes
-      ? { groupId: spec.name, fromBeginning: true, partitions: spec.consumerPartitions, fetchMinBytes: spec.consumerFetchMinBytes }
-      : undefined,
+    consumer: { partitions: spec.consumerPartitions, fetchMinBytes: spec.consumerFetchMinBytes },
     async createApp() {
-      const app = await NestFactory.create<NestFastifyApplication>(spec.module(config, database, kafka), httpAdapter(), { bufferLogs: true, bodyParser: false });
-      configureHttp(app, { httpsOnly: false, prefixExclude: spec.prefixExclude });
+      const root: DynamicModule = {
+        module: class InternalServiceModule {},
+        imports: [
+          loggingModule(service.name, config.LOG_LEVEL),
+          EventStoreModule.forService({ service, database, runMigrations: config.DB_MIGRATIONS_RUN, kafka }),
+          spec.module(config),
+        ],
+      };
+      const app = await NestFactory.create<NestFastifyApplication>(root, httpAdapter(), { bufferLogs: true, bodyParser: false });
+      configureHttp(app, { httpsOnly: false, prefixExclude: service.unprefixedRoutes });
       app.useGlobalGuards(new InternalCallerGuard(app.get(Reflector), config.INTERNAL_API_TOKEN));
       return app;
     },

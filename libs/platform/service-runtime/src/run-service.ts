@@ -1,44 +1,15 @@
-import { Logger as NestLogger, type INestApplication } from '@nestjs/common';
+import { Logger as NestLogger, type INestApplication, type INestMicroservice } from '@nestjs/common';
 import { Kafka, Partitioners } from 'kafkajs';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import type { KafkaConnection } from '@trilha/config';
-import { dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type Projection, type ServiceDatabase } from '@trilha/event-store';
-import { parkedCommand } from './parked-command';
+import { dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type DomainEvent } from '@trilha/event-store';
 import { startOpsServer } from '@trilha/observability';
 import { createTopics } from './create-topics';
 import { keepConsumerRunning } from './keep-consumer-running';
 import { kafkaReachability } from './kafka-reachability';
-
-/**
- * A maintenance command of one service, `main.js <name> [arg…]`: it gets the service's database
- * (its schema), its arguments, and where to write its progress lines; then the process exits.
- */
-export type ServiceCommand = (dataSource: DataSource, args: string[], progress: (line: string) => void) => Promise<void>;
-
-export interface ServiceSpec {
-  name: string;
-  database: ServiceDatabase;
-  kafka: KafkaConnection;
-  opsPort: number;
-  /** The address the ops port listens on (LISTEN_ADDRESS, as `listen`'s port). */
-  listenAddress: string;
-  /** Creates the Nest application (the gateway adds TLS and its middleware). */
-  createApp(): Promise<INestApplication>;
-  /**
-   * Kafka consumer group of the service's message controllers; none when it consumes nothing.
-   * `partitions`: how many partitions it handles at once (default 1); each stays in order.
-   * `fetchMinBytes`: how much a fetch waits for, up to 500 ms (default: the first message).
-   */
-  consumer?: { groupId: string; fromBeginning: boolean; partitions?: number; fetchMinBytes?: number };
-  /** Inline projections of the service's own events, for `main.js rebuild-projections`. */
-  projections?: Projection[];
-  /** The service's own commands, by name. */
-  commands?: Record<string, ServiceCommand>;
-  /** Starts serving requests, if the service has a public port. */
-  listen?(app: INestApplication): Promise<void>;
-}
+import { parkedCommand } from './parked-command';
+import type { ServiceCommand, ServiceSpec } from './service-spec';
 
 /**
  * The life of every service process: `main.js migrate` applies the migrations and exits;
@@ -49,10 +20,10 @@ export interface ServiceSpec {
  * start (never before the app is ready; while Kafka does not answer, in the background, until it
  * does), then its ports open. SIGTERM and SIGINT close everything in reverse order.
  */
-export async function runService(spec: ServiceSpec): Promise<void> {
+export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): Promise<void> {
   if (process.argv[2] === 'migrate') {
     const applied = await migrate(spec.database);
-    process.stderr.write(`${spec.name}: ${applied.length ? `applied ${applied.join(', ')}` : 'schema up to date'}\n`);
+    process.stderr.write(`${spec.service.name}: ${applied.length ? `applied ${applied.join(', ')}` : 'schema up to date'}\n`);
     return;
   }
   if (process.argv[2] === 'rebuild-projections') {
@@ -75,32 +46,12 @@ export async function runService(spec: ServiceSpec): Promise<void> {
   app.enableShutdownHooks();
   // From here on Nest's shutdown hooks close the app in order.
   process.removeListener('SIGTERM', exitBeforeStart).removeListener('SIGINT', exitBeforeStart);
-  const logger = new NestLogger(spec.name);
-  const consumer = spec.consumer && app.connectMicroservice({
-    strategy: new KafkaServer({
-      postfixId: '',
-      client: kafkaClientConfig(spec.kafka, spec.consumer.groupId),
-      // A fetch returns as soon as a message is there (or `fetchMinBytes` of them), and an idle
-      // one waits up to 500 ms on the broker (Kafka's own defaults): a lone event is read at
-      // once, and an idle consumer asks twice a second. Every fetch costs the broker CPU
-      // whether it brings anything or not (docs/BENCHMARKS.md, the event pipeline against its ceiling).
-      consumer: {
-        groupId: spec.consumer.groupId,
-        allowAutoTopicCreation: false,
-        minBytes: spec.consumer.fetchMinBytes ?? 1,
-        maxWaitTimeInMs: 500,
-      },
-      subscribe: { fromBeginning: spec.consumer.fromBeginning },
-      // Offsets are committed once a second rather than after every fetch: a redelivery
-      // after a crash is absorbed by the inbox, and the broker is spared a request per message.
-      run: { partitionsConsumedConcurrently: spec.consumer.partitions ?? 1, autoCommitInterval: 1000 },
-      producer: { createPartitioner: Partitioners.DefaultPartitioner },
-    }),
-  });
+  const logger = new NestLogger(spec.service.name);
+  const consumer = spec.service.consumes.length > 0 ? connectConsumer(app, spec) : undefined;
   await app.init();
   // One attempt per check: the probes and scrapes repeat it, and a check must not sit in a
   // retry back-off while Kafka is already back.
-  const admin = new Kafka({ ...kafkaClientConfig(spec.kafka, `${spec.name}-readiness`), retry: { retries: 0 } }).admin();
+  const admin = new Kafka({ ...kafkaClientConfig(spec.kafka, `${spec.service.name}-readiness`), retry: { retries: 0 } }).admin();
   const kafkaAnswers = kafkaReachability(admin);
   // While Kafka answers, the service is ready only once its consumers run (a gateway replica
   // reads store events from the latest offset on). While it does not, the service serves
@@ -127,16 +78,47 @@ export async function runService(spec: ServiceSpec): Promise<void> {
     optional: { kafka: kafkaAnswers, ...(consumerRun && { consumer: consumerRun.check }) },
   });
   await spec.listen?.(app);
-  logger.log(`${spec.name} ready in ${Date.now() - started} ms (ops port ${spec.opsPort})`);
+  logger.log(`${spec.service.name} ready in ${Date.now() - started} ms (ops port ${spec.opsPort})`);
 
   const stop = async (signal: string) => {
-    logger.log(`${spec.name} stopping (${signal})`);
+    logger.log(`${spec.service.name} stopping (${signal})`);
     consumerRun?.stop();
     ops.close();
     await admin.disconnect().catch(() => undefined);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * The Kafka consumer of the app's message controllers, in the group `spec.consumer` names (the
+ * service's own by default). The topics they read must be the ones the service's definition
+ * declares: a controller added without a declaration, or a declaration left without a
+ * controller, stops the start.
+ */
+function connectConsumer<E extends DomainEvent>(app: INestApplication, spec: ServiceSpec<E>): INestMicroservice {
+  const { groupId = spec.service.name, fromBeginning = true, partitions = 1, fetchMinBytes = 1 } = spec.consumer ?? {};
+  const server = new KafkaServer({
+    postfixId: '',
+    client: kafkaClientConfig(spec.kafka, groupId),
+    // A fetch returns as soon as a message is there (or `fetchMinBytes` of them), and an idle
+    // one waits up to 500 ms on the broker (Kafka's own defaults): a lone event is read at
+    // once, and an idle consumer asks twice a second. Every fetch costs the broker CPU
+    // whether it brings anything or not (docs/BENCHMARKS.md, the event pipeline against its ceiling).
+    consumer: { groupId, allowAutoTopicCreation: false, minBytes: fetchMinBytes, maxWaitTimeInMs: 500 },
+    subscribe: { fromBeginning },
+    // Offsets are committed once a second rather than after every fetch: a redelivery
+    // after a crash is absorbed by the inbox, and the broker is spared a request per message.
+    run: { partitionsConsumedConcurrently: partitions, autoCommitInterval: 1000 },
+    producer: { createPartitioner: Partitioners.DefaultPartitioner },
+  });
+  const microservice = app.connectMicroservice({ strategy: server });
+  const read = [...server.getHandlers().keys()].sort();
+  const declared = [...spec.service.consumes].sort();
+  if (read.join() !== declared.join()) {
+    throw new Error(`${spec.service.name} declares it consumes ${declared.join(', ')}, but its message controllers read ${read.join(', ') || 'no topic'}`);
+  }
+  return microservice;
 }
 
 /**
@@ -162,24 +144,24 @@ export function main(run: () => Promise<void>): void {
   });
 }
 
-async function runCommand(spec: ServiceSpec, command: ServiceCommand, args: string[]): Promise<void> {
+async function runCommand<E extends DomainEvent>(spec: ServiceSpec<E>, command: ServiceCommand, args: string[]): Promise<void> {
   const dataSource = await new DataSource(dataSourceOptions(spec.database)).initialize();
   try {
-    await command(dataSource, args, (line) => process.stderr.write(`${spec.name}: ${line}\n`));
+    await command(dataSource, args, (line) => process.stderr.write(`${spec.service.name}: ${line}\n`));
   } finally {
     await dataSource.destroy();
   }
 }
 
-async function rebuild(spec: ServiceSpec, names: string[]): Promise<void> {
-  const all = spec.projections ?? [];
+async function rebuild<E extends DomainEvent>(spec: ServiceSpec<E>, names: string[]): Promise<void> {
+  const all = spec.service.projections.map((Projection) => new Projection());
   const unknown = names.filter((name) => !all.some((projection) => projection.name === name));
-  if (unknown.length > 0) throw new Error(`unknown projection ${unknown.join(', ')}; ${spec.name} has: ${all.map((p) => p.name).join(', ') || 'none'}`);
+  if (unknown.length > 0) throw new Error(`unknown projection ${unknown.join(', ')}; ${spec.service.name} has: ${all.map((p) => p.name).join(', ') || 'none'}`);
   const chosen = names.length > 0 ? all.filter((projection) => names.includes(projection.name)) : all;
   const dataSource = await new DataSource(dataSourceOptions(spec.database)).initialize();
   try {
-    const counts = await rebuildProjections(dataSource, chosen, (line) => process.stderr.write(`${spec.name}: ${line}\n`));
-    process.stderr.write(`${spec.name}: rebuilt ${Object.entries(counts).map(([name, count]) => `${name} (${count} events)`).join(', ') || 'nothing'}\n`);
+    const counts = await rebuildProjections(dataSource, chosen, (line) => process.stderr.write(`${spec.service.name}: ${line}\n`));
+    process.stderr.write(`${spec.service.name}: rebuilt ${Object.entries(counts).map(([name, count]) => `${name} (${count} events)`).join(', ') || 'nothing'}\n`);
   } finally {
     await dataSource.destroy();
   }

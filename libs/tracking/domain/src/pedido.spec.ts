@@ -48,9 +48,9 @@ const evento = (overrides: Partial<NovoEvento> = {}): NovoEvento => ({
   ...overrides,
 });
 
-const salvo = decidePedido({ tipo: 'salvar', idLoja: 7, dados, novo, agora }, pedidoInicial());
+const salvo = decidePedido({ acao: 'salvar', idLoja: 7, dados, novo, agora }, pedidoInicial());
 const registrar = (state: PedidoState, overrides: Partial<NovoEvento> = {}) =>
-  decidePedido({ tipo: 'registrarEvento', idLoja: 7, evento: evento(overrides), agora: depois }, state);
+  decidePedido({ acao: 'registrarEvento', idLoja: 7, evento: evento(overrides), agora: depois }, state);
 
 describe('pedido: saving an order', () => {
   it('creates the order with its identity and timestamps', () => {
@@ -58,24 +58,24 @@ describe('pedido: saving an order', () => {
   });
 
   it('updates an existing order, keeping its identity and creation time', () => {
-    const events = decidePedido({ tipo: 'salvar', idLoja: 7, dados: { ...dados, situacao: 'enviado' }, agora: depois }, given(...salvo));
+    const events = decidePedido({ acao: 'salvar', idLoja: 7, dados: { ...dados, situacao: 'enviado' }, agora: depois }, given(...salvo));
     expect(events).toEqual([{ type: 'pedido.salvo', data: { ...novo, ...dados, situacao: 'enviado', criadoEm: agora, atualizadoEm: depois } }]);
   });
 
   it('records nothing when the order is saved unchanged, whatever the order of its fields', () => {
     const reordered = { ...dados, cliente: { email: undefined, nome: 'Ana' }, itens: [{ valorUnitario: 49.9, quantidade: 2, descricao: 'Camiseta', sku: 'S1' }] };
-    expect(decidePedido({ tipo: 'salvar', idLoja: 7, dados: reordered, agora: depois }, given(...salvo))).toEqual([]);
-    expect(decidePedido({ tipo: 'salvar', idLoja: 7, dados: { ...dados, itens: [] }, agora: depois }, given(...salvo))).toHaveLength(1);
+    expect(decidePedido({ acao: 'salvar', idLoja: 7, dados: reordered, agora: depois }, given(...salvo))).toEqual([]);
+    expect(decidePedido({ acao: 'salvar', idLoja: 7, dados: { ...dados, itens: [] }, agora: depois }, given(...salvo))).toHaveLength(1);
   });
 
   it('refuses to update an order that does not exist without an identity to create it', () => {
-    expect(() => decidePedido({ tipo: 'salvar', idLoja: 7, dados, agora }, pedidoInicial())).toThrow(PedidoNaoEncontrado);
+    expect(() => decidePedido({ acao: 'salvar', idLoja: 7, dados, agora }, pedidoInicial())).toThrow(PedidoNaoEncontrado);
   });
 });
 
 describe('pedido: registering tracking events', () => {
   it('creates the order and the volume on the first event', () => {
-    const events = decidePedido({ tipo: 'registrarEvento', idLoja: 7, evento: evento({ pedidoCanal: 'MKT-9' }), novo, agora }, pedidoInicial());
+    const events = decidePedido({ acao: 'registrarEvento', idLoja: 7, evento: evento({ pedidoCanal: 'MKT-9' }), novo, agora }, pedidoInicial());
     expect(events.map((event) => event.type)).toEqual(['pedido.salvo', 'rastreio.evento.registrado']);
     expect(events[0].data).toMatchObject({ idPedido: novo.idPedido, numeroPedido: 'P-1', pedidoCanal: 'MKT-9', situacao: 'novo', cliente: null, itens: [] });
     expect(events[1].data).toEqual({
@@ -158,7 +158,7 @@ describe('pedido: correcting tracking events', () => {
 
   it('records a correction with the event’s full corrected values and the same hash', () => {
     const state = given(...salvo, ...registered);
-    const events = decidePedido({ tipo: 'corrigirEvento', hash, correcao: { descricao: 'Postado na agência', visivelClienteFinal: false } }, state);
+    const events = decidePedido({ acao: 'corrigirEvento', hash, correcao: { descricao: 'Postado na agência', visivelClienteFinal: false } }, state);
     expect(events).toEqual([
       {
         type: 'rastreio.evento.corrigido',
@@ -179,17 +179,17 @@ describe('pedido: correcting tracking events', () => {
   });
 
   it('records nothing when the correction changes nothing', () => {
-    expect(decidePedido({ tipo: 'corrigirEvento', hash, correcao: { descricao: 'Postado' } }, given(...salvo, ...registered))).toEqual([]);
+    expect(decidePedido({ acao: 'corrigirEvento', hash, correcao: { descricao: 'Postado' } }, given(...salvo, ...registered))).toEqual([]);
   });
 
   it('allows corrections on a closed volume', () => {
     const closing = registrar(given(...salvo), { encerraVolume: true, descricao: 'Entregue' });
     const closingHash = closing[0].type === 'rastreio.evento.registrado' ? closing[0].data.hash : '';
-    expect(decidePedido({ tipo: 'corrigirEvento', hash: closingHash, correcao: { sigla: 'BDE' } }, given(...salvo, ...closing))).toHaveLength(1);
+    expect(decidePedido({ acao: 'corrigirEvento', hash: closingHash, correcao: { sigla: 'BDE' } }, given(...salvo, ...closing))).toHaveLength(1);
   });
 
   it('refuses an unknown hash', () => {
-    expect(() => decidePedido({ tipo: 'corrigirEvento', hash: 'f'.repeat(40), correcao: { sigla: 'X' } }, given(...salvo, ...registered))).toThrow(EventoNaoEncontrado);
-    expect(() => decidePedido({ tipo: 'corrigirEvento', hash, correcao: { sigla: 'X' } }, pedidoInicial())).toThrow(EventoNaoEncontrado);
+    expect(() => decidePedido({ acao: 'corrigirEvento', hash: 'f'.repeat(40), correcao: { sigla: 'X' } }, given(...salvo, ...registered))).toThrow(EventoNaoEncontrado);
+    expect(() => decidePedido({ acao: 'corrigirEvento', hash, correcao: { sigla: 'X' } }, pedidoInicial())).toThrow(EventoNaoEncontrado);
   });
 });

@@ -51,10 +51,10 @@ export interface Correcao {
 
 export type PedidoCommand =
   /** Upsert (PUT /pedido). `novo` is used only when the order does not exist yet. */
-  | { tipo: 'salvar'; idLoja: number; dados: DadosPedido; novo?: NovoPedido; agora: string }
+  | { acao: 'salvar'; idLoja: number; dados: DadosPedido; novo?: NovoPedido; agora: string }
   /** POST /pedidoRastreio/evento: creates the order and the volume on first use. */
-  | { tipo: 'registrarEvento'; idLoja: number; evento: NovoEvento; novo?: NovoPedido; agora: string }
-  | { tipo: 'corrigirEvento'; hash: string; correcao: Correcao };
+  | { acao: 'registrarEvento'; idLoja: number; evento: NovoEvento; novo?: NovoPedido; agora: string }
+  | { acao: 'corrigirEvento'; hash: string; correcao: Correcao };
 
 export class PedidoNaoEncontrado extends Error {
   constructor() {
@@ -101,7 +101,7 @@ function mesmosDados(pedido: Pedido, dados: DadosPedido): boolean {
   return (Object.keys(dados) as (keyof DadosPedido)[]).every((campo) => iguais(pedido[campo], dados[campo]));
 }
 
-function decideSalvar(command: Extract<PedidoCommand, { tipo: 'salvar' }>, state: PedidoState): PedidoEvent[] {
+function decideSalvar(command: Extract<PedidoCommand, { acao: 'salvar' }>, state: PedidoState): PedidoEvent[] {
   if (state.pedido) {
     // Saving what is already there changes nothing, so it is no new fact.
     if (mesmosDados(state.pedido, command.dados)) return [];
@@ -130,7 +130,7 @@ function pedidoDoEvento(novo: NovoPedido, evento: NovoEvento, agora: string): Pe
   };
 }
 
-function decideRegistrar(command: Extract<PedidoCommand, { tipo: 'registrarEvento' }>, state: PedidoState): PedidoEvent[] {
+function decideRegistrar(command: Extract<PedidoCommand, { acao: 'registrarEvento' }>, state: PedidoState): PedidoEvent[] {
   const { evento, agora } = command;
   const events: PedidoEvent[] = [];
   let pedido = state.pedido;
@@ -171,7 +171,7 @@ function decideRegistrar(command: Extract<PedidoCommand, { tipo: 'registrarEvent
   return events;
 }
 
-function decideCorrigir(command: Extract<PedidoCommand, { tipo: 'corrigirEvento' }>, state: PedidoState): PedidoEvent[] {
+function decideCorrigir(command: Extract<PedidoCommand, { acao: 'corrigirEvento' }>, state: PedidoState): PedidoEvent[] {
   const volume = state.volumes.find((candidate) => candidate.eventos.some((evento) => evento.hash === command.hash));
   const evento = volume?.eventos.find((candidate) => candidate.hash === command.hash);
   if (!state.pedido || !volume || !evento) throw new EventoNaoEncontrado();
@@ -189,7 +189,7 @@ function decideCorrigir(command: Extract<PedidoCommand, { tipo: 'corrigirEvento'
 }
 
 export function decidePedido(command: PedidoCommand, state: PedidoState): PedidoEvent[] {
-  switch (command.tipo) {
+  switch (command.acao) {
     case 'salvar':
       return decideSalvar(command, state);
     case 'registrarEvento':

@@ -14,7 +14,7 @@ function history(...eventos: Partial<NovoEvento>[]): PedidoEvent[] {
       codigoEnvio: null, rotulo: null, dataHora: '2026-11-21T10:00:00Z', descricao: 'x', sigla: '', visivelClienteFinal: true,
       encerraVolume: false, origem: 'api', ...overrides,
     };
-    const decided = decidePedido({ tipo: 'registrarEvento', idLoja: 3, evento, novo, agora: '2026-11-22T00:00:00Z' }, state);
+    const decided = decidePedido({ acao: 'registrarEvento', idLoja: 3, evento, novo, agora: '2026-11-22T00:00:00Z' }, state);
     events.push(...decided);
     state = decided.reduce(evolvePedido, state);
   }
@@ -62,14 +62,14 @@ describe('tracking record (docs/API.md section 4)', () => {
     const events = history({ descricao: 'a', dataHora: '2026-11-21T10:00:00Z' }, { descricao: 'b', dataHora: '2026-11-21T11:00:00Z' });
     const state = events.reduce(evolvePedido, pedidoInicial());
     const hashA = state.volumes[0].eventos[0].hash;
-    const correction = decidePedido({ tipo: 'corrigirEvento', hash: hashA, correcao: { dataHora: '2026-11-21T12:00:00Z', descricao: 'a corrigido' } }, state);
+    const correction = decidePedido({ acao: 'corrigirEvento', hash: hashA, correcao: { dataHora: '2026-11-21T12:00:00Z', descricao: 'a corrigido' } }, state);
     const record = registroRastreio(rastreioOf([...events, ...correction]));
     expect(record.volumes[0].eventos.map((evento) => [evento.descricao, evento.hash === hashA])).toEqual([['b', false], ['a corrigido', true]]);
   });
 
   it('does not exist before the first tracking event', () => {
     const salvo = decidePedido({
-      tipo: 'salvar', idLoja: 3, novo, agora: '2026-11-22T00:00:00Z',
+      acao: 'salvar', idLoja: 3, novo, agora: '2026-11-22T00:00:00Z',
       dados: { numeroPedido: 'P-3', tipoPedido: 'envio', pedidoCanal: null, canalVenda: null, situacao: 'novo', cliente: { nome: 'A' }, enderecoEntrega: null, itens: [], valorTotal: 0, dataPedido: '2026-11-22T00:00:00Z' },
     }, pedidoInicial());
     expect(salvo.reduce<Rastreio | null>(evolveRastreio, null)).toBeNull();

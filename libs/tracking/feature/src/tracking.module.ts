@@ -7,6 +7,7 @@ import { CorrigirEventoHandler } from './corrigir-evento/corrigir-evento.handler
 import { CorrigirEventoHttpController } from './corrigir-evento/corrigir-evento.http.controller';
 import { ListarPedidosHandler } from './listar-pedidos/listar-pedidos.handler';
 import { ListarPedidosHttpController } from './listar-pedidos/listar-pedidos.http.controller';
+import { PaginaPublicaHandler } from './pagina-publica/pagina-publica.handler';
 import { PaginaPublicaHttpController } from './pagina-publica/pagina-publica.http.controller';
 import { PedidoCommands } from './pedido-commands.service';
 import { RegistrarEventoHandler } from './registrar-evento/registrar-evento.handler';
@@ -42,6 +43,7 @@ export class TrackingModule {
         RegistrarEventoHandler,
         CorrigirEventoHandler,
         ConsultarRastreioHandler,
+        PaginaPublicaHandler,
       ],
     };
   }

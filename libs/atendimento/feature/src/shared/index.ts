@@ -8,4 +8,4 @@ export * from './atendimento.routing';
 export * from './atendimentos.projection';
 export * from './indices-faq';
 export * from './leitura-de-atendimento';
-export * from './rastreio-pedidos.query';
+export * from './rastreio-pedidos';

@@ -4,8 +4,8 @@ import { Client } from 'pg';
 import { Gauge } from 'prom-client';
 import { requestContext } from '@trilha/observability';
 import { CANAL_ENTREGAS, TIMEOUT_MS, type WebhookClient } from '../shared';
-import type { ReivindicacaoAoRegistrar } from '../registrar-notificacao/registrar-notificacao';
-import type { Concluida, EntregasDevidas, Reivindicada, Vagas } from './entregas-devidas';
+import type { ClaimOnRecord } from '../registrar-notificacao/registrar-notificacao';
+import type { Concluida, EntregasDevidas, Claimed, Vagas } from './entregas-devidas';
 
 /** Attempts one replica runs at once. */
 const MAX_EM_VOO = 1000;
@@ -37,7 +37,7 @@ const emVooGauge = new Gauge({ name: 'trilha_webhook_attempts_in_flight', help: 
  * by NOTIFY when one becomes due, polling as a fallback and for retries that come due with
  * time), makes many attempts at once, and records their outcome in batches; a store's next
  * first attempt, which a record makes due, it claims in that record and attempts at once, and
- * so does the consumer with a new event's delivery due at once (`reivindicacaoAoRegistrar`).
+ * so does the consumer with a new event's delivery due at once (`claimOnRecord`).
  * Nothing here waits on one store: each attempt runs on its own, a store holds at most
  * MAX_POR_LOJA of this replica's slots, and a store's first attempts are serialised by the
  * database (a delivery is due only when the store's earlier first attempt has been made).
@@ -50,8 +50,8 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
   private gravando?: Promise<void>;
   private listener?: Client;
   private running = false;
-  private acordar = false;
-  private wake?: () => void;
+  private woken = false;
+  private endPause?: () => void;
   private loop?: Promise<void>;
 
   constructor(
@@ -70,7 +70,7 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationShutdown(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    this.wake?.();
+    this.endPause?.();
     await this.loop;
     await Promise.allSettled([...this.emVoo]);
     await this.gravando;
@@ -79,7 +79,7 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
 
   private async listen(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl });
-    client.on('notification', () => this.acordarLoop());
+    client.on('notification', () => this.wake());
     client.on('error', (error) => this.logger.warn(`deliveries listener lost: ${error.message}`));
     client.on('end', () => {
       if (this.running) setTimeout(() => this.listen().catch(() => undefined), 1000);
@@ -88,7 +88,7 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
       await client.connect();
       await client.query(`LISTEN ${CANAL_ENTREGAS}`);
       this.listener = client;
-      this.acordarLoop();
+      this.wake();
     } catch (error) {
       this.logger.warn(`deliveries listener cannot connect: ${(error as Error).message}`);
       await client.end().catch(() => undefined);
@@ -96,9 +96,9 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
-  private acordarLoop(): void {
-    this.acordar = true;
-    this.wake?.();
+  private wake(): void {
+    this.woken = true;
+    this.endPause?.();
   }
 
   private async run(): Promise<void> {
@@ -106,12 +106,12 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
     while (this.running) {
       let espera = POLL_MS;
       try {
-        this.acordar = false;
+        this.woken = false;
         const livres = MAX_EM_VOO - this.emVoo.size;
         if (livres > 0) {
           const livresPorLoja = new Map([...this.porLoja].map(([idLoja, n]) => [idLoja, MAX_POR_LOJA - n]));
-          const { reivindicadas, orfas, cheio, proximaEmMs } = await this.entregas.reivindicar(Math.min(livres, LOTE), MAX_POR_LOJA, livresPorLoja);
-          for (const entrega of reivindicadas) this.tentar(entrega);
+          const { claimed, orfas, cheio, proximaEmMs } = await this.entregas.claim(Math.min(livres, LOTE), MAX_POR_LOJA, livresPorLoja);
+          for (const entrega of claimed) this.tentar(entrega);
           // If this fails, their leases end and they are claimed again.
           if (orfas.length > 0) await this.entregas.enfileirarOrfas(orfas).catch((error: Error) => this.logger.error(`queueing ${orfas.length} deliveries without a webhook failed: ${error.message}`));
           if (cheio) continue;
@@ -124,7 +124,7 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       }
       // A wake-up that came while claiming is not lost; wake-ups in a burst make one claim.
-      if (!this.acordar) await this.pause(espera);
+      if (!this.woken) await this.pause(espera);
       else await new Promise((resolve) => setTimeout(resolve, INTERVALO_MINIMO_MS));
     }
   }
@@ -136,11 +136,11 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
         clearTimeout(timer);
         resolve();
       }
-      this.wake = done;
+      this.endPause = done;
     });
   }
 
-  private tentar(entrega: Reivindicada): void {
+  private tentar(entrega: Claimed): void {
     this.porLoja.set(entrega.idLoja, (this.porLoja.get(entrega.idLoja) ?? 0) + 1);
     const tentativa = requestContext
       .run({ correlationId: entrega.idEvento, causationId: entrega.idEvento, idLoja: entrega.idLoja }, () =>
@@ -159,7 +159,7 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
         emVooGauge.set(this.emVoo.size);
         // A freed slot matters only if claims were held back by a cap; otherwise the outcome's
         // record (a retry, the store's next event) wakes the loop when it commits.
-        if (cheio || daLoja >= MAX_POR_LOJA) this.acordarLoop();
+        if (cheio || daLoja >= MAX_POR_LOJA) this.wake();
       });
     this.emVoo.add(tentativa);
     emVooGauge.set(this.emVoo.size);
@@ -171,9 +171,9 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
    * store; none otherwise, and a delivery due at once is announced to every replica. A delivery
    * claimed as the dispatcher stops is not attempted here: its lease ends and any replica claims it.
    */
-  reivindicacaoAoRegistrar(idLoja: number): ReivindicacaoAoRegistrar | undefined {
+  claimOnRecord(idLoja: number): ClaimOnRecord | undefined {
     if (!this.running || this.emVoo.size >= MAX_EM_VOO || (this.porLoja.get(idLoja) ?? 0) >= MAX_POR_LOJA) return undefined;
-    const tentar = (entrega: Reivindicada) => {
+    const tentar = (entrega: Claimed) => {
       if (this.running) this.tentar(entrega);
     };
     return { lease: randomUUID(), leaseMs: LEASE_MS, tentar };
@@ -199,10 +199,10 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
       while (this.concluidas.length > 0) {
         const lote = this.concluidas.slice(0, LOTE_CONCLUSAO);
         try {
-          const { acordar, reivindicadas } = await this.entregas.concluir(lote, this.vagas(lote.length));
+          const { wake, claimed } = await this.entregas.concluir(lote, this.vagas(lote.length));
           this.concluidas.splice(0, lote.length);
-          for (const entrega of reivindicadas) this.tentar(entrega);
-          if (acordar) this.acordarLoop();
+          for (const entrega of claimed) this.tentar(entrega);
+          if (wake) this.wake();
           backoff = 100;
         } catch (error) {
           // The database is away: keep the outcomes and try again. If it stays away longer than

@@ -3,7 +3,7 @@ import { eventually, sleep } from '@trilha/testing';
 import { RemoverWebhookHandler } from '../remover-webhook/remover-webhook.handler';
 import { CANAL_ENTREGAS, type ResultadoEnvio } from '../shared';
 import { AGENDA, bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
-import { EntregasDevidas, type Reivindicada } from './entregas-devidas';
+import { EntregasDevidas, type Claimed } from './entregas-devidas';
 
 const falha = (statusHttp = 500): ResultadoEnvio => ({ ok: false, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: `status ${statusHttp}, esperado 200`, traceparent: null });
 const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusHttp: 200, duracaoMs: 1, erro: null, traceparent: null });
@@ -12,8 +12,8 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
   const banco = bancoDeEntregas();
   const { lojaComWebhook, registrar } = banco;
 
-  const todas = async (limite = 100) => (await banco.entregas.reivindicar(limite, 100, new Map())).reivindicadas;
-  const daLoja = (lista: Reivindicada[], idLoja: number) => lista.filter((entrega) => entrega.idLoja === idLoja);
+  const todas = async (limite = 100) => (await banco.entregas.claim(limite, 100, new Map())).claimed;
+  const daLoja = (lista: Claimed[], idLoja: number) => lista.filter((entrega) => entrega.idLoja === idLoja);
 
   it('never gives one due delivery to two claims', async () => {
     const ids = await Promise.all(Array.from({ length: 6 }, () => lojaComWebhook()));
@@ -29,7 +29,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
   it('makes a store’s first attempts one after another, in the order of its events, whatever their outcome', async () => {
     // A first retry after 1 s (± 10 %): long enough not to come due during the first claims.
     const lentas = new EntregasDevidas(banco.dataSource, [1000, 2000], 60_000, 86_400_000);
-    const claim = async () => daLoja((await lentas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
+    const claim = async () => daLoja((await lentas.claim(100, 100, new Map())).claimed, idLoja);
     const idLoja = await lojaComWebhook();
     const eventos = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
     const [primeira] = await claim();
@@ -49,28 +49,28 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
 
   it('claims a store’s next first attempt in the record of the one before, when it succeeded and the store has room; makes it due otherwise', async () => {
     const lentas = new EntregasDevidas(banco.dataSource, [1000, 2000], 60_000, 86_400_000);
-    const claim = async (idLoja: number) => daLoja((await lentas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
+    const claim = async (idLoja: number) => daLoja((await lentas.claim(100, 100, new Map())).claimed, idLoja);
     const comVaga = { livre: true, lojasCheias: [] };
     const idLoja = await lojaComWebhook();
     const eventos = [await registrar(idLoja), await registrar(idLoja), await registrar(idLoja)];
     const [primeira] = await claim(idLoja);
 
     const registro = await lentas.concluir([{ entrega: primeira, resultado: sucesso() }], comVaga);
-    expect(registro.reivindicadas.map((entrega) => [entrega.idEvento, entrega.webhook.idLoja])).toEqual([[eventos[1].id, idLoja]]);
-    expect(registro.acordar).toBe(false);
+    expect(registro.claimed.map((entrega) => [entrega.idEvento, entrega.webhook.idLoja])).toEqual([[eventos[1].id, idLoja]]);
+    expect(registro.wake).toBe(false);
     // Leased to this replica: no other claim takes it.
     expect(await claim(idLoja)).toEqual([]);
 
     // A failure may deactivate the webhook at its COMMIT: the next one is made due instead, and
     // the dispatchers are told (NOTIFY).
-    const [segunda] = registro.reivindicadas;
+    const [segunda] = registro.claimed;
     const ouvinte = await (banco.dataSource.driver as PostgresDriver).master.connect();
     try {
       const avisos: string[] = [];
       ouvinte.on('notification', ({ channel }: { channel: string }) => avisos.push(channel));
       await ouvinte.query(`LISTEN ${CANAL_ENTREGAS}`);
       const aposFalha = await lentas.concluir([{ entrega: segunda, resultado: falha() }], comVaga);
-      expect(aposFalha).toEqual({ acordar: true, reivindicadas: [] });
+      expect(aposFalha).toEqual({ wake: true, claimed: [] });
       expect(await eventually('the NOTIFY of the delivery made due', () => (avisos.includes(CANAL_ENTREGAS) ? true : undefined))).toBe(true);
     } finally {
       await ouvinte.query(`UNLISTEN ${CANAL_ENTREGAS}`);
@@ -84,7 +84,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     const cheia = await lojaComWebhook();
     const deCheia = [await registrar(cheia), await registrar(cheia)];
     const [umaDeCheia] = await claim(cheia);
-    expect(await lentas.concluir([{ entrega: umaDeCheia, resultado: sucesso() }], { livre: true, lojasCheias: [cheia] })).toEqual({ acordar: true, reivindicadas: [] });
+    expect(await lentas.concluir([{ entrega: umaDeCheia, resultado: sucesso() }], { livre: true, lojasCheias: [cheia] })).toEqual({ wake: true, claimed: [] });
     expect((await claim(cheia)).map((entrega) => entrega.idEvento)).toEqual([deCheia[1].id]);
   });
 
@@ -94,8 +94,8 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     // Four retries due at once: fail each first attempt in turn.
     for (let n = 0; n < 4; n += 1) await banco.entregas.concluir(daLoja(await todas(), idLoja).map((entrega) => ({ entrega, resultado: falha() })));
     await sleep(350);
-    expect(daLoja((await banco.entregas.reivindicar(100, 100, new Map([[idLoja, 0]]))).reivindicadas, idLoja)).toEqual([]);
-    const duas = daLoja((await banco.entregas.reivindicar(100, 100, new Map([[idLoja, 2]]))).reivindicadas, idLoja);
+    expect(daLoja((await banco.entregas.claim(100, 100, new Map([[idLoja, 0]]))).claimed, idLoja)).toEqual([]);
+    const duas = daLoja((await banco.entregas.claim(100, 100, new Map([[idLoja, 2]]))).claimed, idLoja);
     expect(duas).toHaveLength(2);
     const resto = daLoja(await todas(), idLoja);
     expect(resto).toHaveLength(2);
@@ -106,7 +106,7 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
     const curtas = new EntregasDevidas(banco.dataSource, AGENDA, 200, 86_400_000);
     const idLoja = await lojaComWebhook();
     await registrar(idLoja);
-    const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
+    const [antiga] = daLoja((await curtas.claim(100, 100, new Map())).claimed, idLoja);
     expect(daLoja(await todas(), idLoja)).toEqual([]);
     await sleep(250);
     const [nova] = daLoja(await todas(), idLoja);
@@ -183,12 +183,12 @@ describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => 
       const curtas = new EntregasDevidas(banco.dataSource, AGENDA, 200, 86_400_000);
       const idLoja = await lojaComWebhook();
       const evento = await registrar(idLoja);
-      const [antiga] = daLoja((await curtas.reivindicar(100, 100, new Map())).reivindicadas, idLoja);
+      const [antiga] = daLoja((await curtas.claim(100, 100, new Map())).claimed, idLoja);
       await remover(idLoja);
       expect(await naFila(evento.id)).toEqual([]);
       await sleep(250);
-      const { reivindicadas, orfas } = await banco.entregas.reivindicar(100, 100, new Map());
-      expect(daLoja(reivindicadas, idLoja)).toEqual([]);
+      const { claimed, orfas } = await banco.entregas.claim(100, 100, new Map());
+      expect(daLoja(claimed, idLoja)).toEqual([]);
       const daLojaOrfas = orfas.filter((orfa) => orfa.idLoja === idLoja);
       expect(daLojaOrfas.map((orfa) => orfa.idEntrega)).toEqual([antiga.idEntrega]);
       await banco.entregas.enfileirarOrfas(daLojaOrfas);

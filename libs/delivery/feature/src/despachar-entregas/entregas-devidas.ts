@@ -6,7 +6,7 @@ import { CANAL_ENTREGAS, consultaPreparada, travaDasLojas, travarLojas, COLUNAS_
 import { registrarSaude, saudeAposTentativas, saudeDosEndpoints, type SaudeRow } from './saude-endpoints';
 
 /** A claimed attempt: the delivery as it was when claimed, and where it goes. */
-export interface Reivindicada {
+export interface Claimed {
   idEntrega: string;
   idLoja: number;
   idEvento: string;
@@ -29,20 +29,20 @@ export interface Orfa {
   lease: string;
 }
 
-export interface Reivindicacao {
-  reivindicadas: Reivindicada[];
+export interface Claim {
+  claimed: Claimed[];
   orfas: Orfa[];
   cheio: boolean;
   proximaEmMs?: number;
 }
 
 export interface Concluida {
-  entrega: Reivindicada;
+  entrega: Claimed;
   resultado: ResultadoEnvio;
 }
 
 /** A claimed delivery as a statement returns it, with its store's webhook. */
-interface ReivindicadaRow extends WebhookRow {
+interface ClaimedRow extends WebhookRow {
   id_entrega: string;
   id_evento: string;
   evento: string;
@@ -57,14 +57,14 @@ interface ReivindicadaRow extends WebhookRow {
 }
 
 /** A row of the claim: the claimed delivery and its store's webhook (nulls when nothing was claimed), and the scan's figures. */
-interface ClaimRow extends Omit<ReivindicadaRow, 'url'> {
+interface ClaimRow extends Omit<ClaimedRow, 'url'> {
   url: string | null;
   candidatas: number;
   proxima_em_ms: string | null;
 }
 
 /** A row of a batch's record: what it made due, and a store's next first attempt it claimed (nulls when none). */
-type ConclusaoRow = { liberadas: number } & ({ id_entrega: string } & ReivindicadaRow | { id_entrega: null });
+type ConclusaoRow = { liberadas: number } & ({ id_entrega: string } & ClaimedRow | { id_entrega: null });
 
 /** The stores this replica may give one more attempt to now, when a batch's record makes their next first attempt due. */
 export interface Vagas {
@@ -74,7 +74,7 @@ export interface Vagas {
   lojasCheias: number[];
 }
 
-const reivindicada = (row: ReivindicadaRow): Reivindicada => ({
+const claimedFrom = (row: ClaimedRow): Claimed => ({
   idEntrega: row.id_entrega,
   idLoja: row.id_loja,
   idEvento: row.id_evento,
@@ -145,8 +145,8 @@ const CONCLUSAO: PreparedStatement = {
            -- Claimed for this replica (leased, as a claim does) where it may attempt it now;
            -- made due for any replica otherwise.
            UPDATE entregas e
-           SET proxima_em = CASE WHEN r.reivindicada THEN now() + make_interval(secs => $20) ELSE now() END,
-               lease = CASE WHEN r.reivindicada THEN gen_random_uuid() ELSE e.lease END
+           SET proxima_em = CASE WHEN r.claimed THEN now() + make_interval(secs => $20) ELSE now() END,
+               lease = CASE WHEN r.claimed THEN gen_random_uuid() ELSE e.lease END
            FROM (SELECT DISTINCT a.id_loja FROM atualizadas a JOIN d USING (id_entrega) WHERE d.primeira) l
            CROSS JOIN LATERAL (
              SELECT id_entrega FROM entregas w
@@ -154,23 +154,23 @@ const CONCLUSAO: PreparedStatement = {
              ORDER BY w.posicao LIMIT 1
            ) proxima
            CROSS JOIN LATERAL (
-             SELECT $18::boolean AND NOT (l.id_loja = ANY($19::int[])) AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = l.id_loja AND w.ativo) AS reivindicada
+             SELECT $18::boolean AND NOT (l.id_loja = ANY($19::int[])) AND EXISTS (SELECT 1 FROM webhooks w WHERE w.id_loja = l.id_loja AND w.ativo) AS claimed
            ) r
            WHERE e.id_entrega = proxima.id_entrega
-           RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.traceparent_primeira, e.status, e.tentativas, e.manual, e.recuperar, e.lease, r.reivindicada
+           RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.traceparent_primeira, e.status, e.tentativas, e.manual, e.recuperar, e.lease, r.claimed
          ), devidas AS (
-           SELECT 1 FROM liberadas WHERE NOT reivindicada UNION ALL SELECT 1 FROM recuperacoes
+           SELECT 1 FROM liberadas WHERE NOT claimed UNION ALL SELECT 1 FROM recuperacoes
          )
          SELECT meta.liberadas, meta.aviso, r.id_entrega, r.id_loja, r.id_evento, r.evento, r.data, r.traceparent, r.traceparent_primeira, r.status, r.tentativas, r.manual, r.recuperar, r.lease,
                 w.id_webhook, w.url, w.eventos, w.segredo, w.criado_em, w.ativo, w.segredo_anterior, w.segredo_anterior_ate
          FROM (SELECT (SELECT count(*)::int FROM devidas) AS liberadas, (SELECT pg_notify($12, '') FROM devidas LIMIT 1) AS aviso) meta
-         LEFT JOIN (liberadas r JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON r.reivindicada`,
+         LEFT JOIN (liberadas r JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON r.claimed`,
 };
 
 /**
  * The due deliveries in PostgreSQL, shared by every replica's dispatcher.
  *
- * - `reivindicar` claims due rows with `FOR UPDATE SKIP LOCKED` (replicas never claim the
+ * - `claim` claims due rows with `FOR UPDATE SKIP LOCKED` (replicas never claim the
  *   same row) and leases them: `proxima_em` becomes the end of the lease and `lease` a new
  *   token. If the replica dies, the row is due again when the lease ends.
  * - `concluir` records attempts in one transaction per batch: the attempt, the delivery's next
@@ -193,12 +193,12 @@ export class EntregasDevidas {
    * not yet due becomes due. One statement, so one round trip and one now(): a row that comes
    * due just after the scan is counted as upcoming rather than missed by both.
    */
-  async reivindicar(limite: number, porLoja: number, livres: Map<number, number>): Promise<Reivindicacao> {
+  async claim(limite: number, porLoja: number, livres: Map<number, number>): Promise<Claim> {
     const ocupadas = [...livres.keys()];
     const [lotadas, parciais] = [ocupadas.filter((id) => livres.get(id)! <= 0), ocupadas.filter((id) => livres.get(id)! > 0)];
     const rows = await consultaPreparada<ClaimRow>(
       this.dataSource,
-      'reivindicar',
+      'claim',
       `WITH candidatas AS (
          SELECT id_entrega, id_loja, proxima_em FROM entregas
          WHERE proxima_em <= now() AND NOT (id_loja = ANY($1::int[]))
@@ -211,7 +211,7 @@ export class EntregasDevidas {
          ) c
          LEFT JOIN unnest($3::int[], $4::int[]) AS l(id_loja, livres) USING (id_loja)
          WHERE c.n <= coalesce(l.livres, $5)
-       ), reivindicadas AS (
+       ), claimed AS (
          UPDATE entregas e SET proxima_em = now() + make_interval(secs => $6), lease = gen_random_uuid()
          FROM escolhidas WHERE e.id_entrega = escolhidas.id_entrega
          RETURNING e.id_entrega, e.id_loja, e.id_evento, e.evento, e.data, e.traceparent, e.traceparent_primeira, e.status, e.tentativas, e.manual, e.recuperar, e.lease
@@ -222,16 +222,16 @@ export class EntregasDevidas {
          SELECT (SELECT count(*)::int FROM candidatas) AS candidatas,
                 (SELECT extract(epoch FROM (min(proxima_em) - now())) * 1000 FROM entregas WHERE proxima_em > now()) AS proxima_em_ms
        ) meta
-       LEFT JOIN (reivindicadas r LEFT JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON true`,
+       LEFT JOIN (claimed r LEFT JOIN webhooks w ON w.id_loja = r.id_loja AND w.ativo) ON true`,
       [lotadas, limite, parciais, parciais.map((id) => livres.get(id)), porLoja, this.leaseMs / 1000],
     );
     const [{ candidatas, proxima_em_ms }] = rows;
-    const claimed = rows.filter((row) => row.id_entrega !== null);
+    const claimedRows = rows.filter((row) => row.id_entrega !== null);
     // Removing or deactivating a webhook leaves a delivery in flight to its attempt; if that
     // attempt never reported (its replica died), the delivery comes due again with nowhere to go.
-    const orfas = claimed.filter((row) => row.url === null).map((row): Orfa => ({ idEntrega: row.id_entrega, idLoja: row.id_loja, lease: row.lease }));
-    const reivindicadas = claimed.flatMap((row) => (row.url === null ? [] : [reivindicada({ ...row, url: row.url })]));
-    return { reivindicadas, orfas, cheio: candidatas === limite, proximaEmMs: proxima_em_ms === null ? undefined : Number(proxima_em_ms) };
+    const orfas = claimedRows.filter((row) => row.url === null).map((row): Orfa => ({ idEntrega: row.id_entrega, idLoja: row.id_loja, lease: row.lease }));
+    const claimed = claimedRows.flatMap((row) => (row.url === null ? [] : [claimedFrom({ ...row, url: row.url })]));
+    return { claimed, orfas, cheio: candidatas === limite, proximaEmMs: proxima_em_ms === null ? undefined : Number(proxima_em_ms) };
   }
 
   /**
@@ -256,14 +256,14 @@ export class EntregasDevidas {
    * Records a batch of finished attempts. A store's next first attempt, due once its first
    * attempt ended, is claimed here for this replica when `vagas` leaves the store room and every
    * attempt of the store in the batch succeeded (a failure may deactivate its webhook at this
-   * COMMIT): it comes back in `reivindicadas`, to attempt at once, without a claim and a NOTIFY
-   * of its own. Otherwise it is made due for any replica. `acordar`: whether the batch made
+   * COMMIT): it comes back in `claimed`, to attempt at once, without a claim and a NOTIFY
+   * of its own. Otherwise it is made due for any replica. `wake`: whether the batch made
    * something due soon (a store's next first attempt or recovered delivery, or a retry), for
    * the dispatcher to look again. Then the endpoints' health, which may deactivate a webhook
    * (registrarSaude): that comes after the deliveries' outcome, so the event that got the 410
    * is queued before the later ones.
    */
-  async concluir(lote: Concluida[], vagas: Vagas = { livre: false, lojasCheias: [] }): Promise<{ acordar: boolean; reivindicadas: Reivindicada[] }> {
+  async concluir(lote: Concluida[], vagas: Vagas = { livre: false, lojasCheias: [] }): Promise<{ wake: boolean; claimed: Claimed[] }> {
     // A retry's interval counts from the end of the failed attempt.
     const decisoes = lote.map(({ entrega, resultado }) =>
       decidirAposTentativa(
@@ -276,7 +276,7 @@ export class EntregasDevidas {
     );
     const retentativas = decisoes.some((decisao) => decisao.proximaEm !== null);
     const lojas = lote.map(({ entrega }) => entrega.idLoja);
-    const semReivindicar = [...vagas.lojasCheias, ...lote.filter(({ resultado }) => !resultado.ok).map(({ entrega }) => entrega.idLoja)];
+    const unclaimable = [...vagas.lojasCheias, ...lote.filter(({ resultado }) => !resultado.ok).map(({ entrega }) => entrega.idLoja)];
     const tentativas = lote.map(({ entrega, resultado }) => ({
       idLoja: entrega.idLoja,
       idWebhook: entrega.webhook.idWebhook,
@@ -305,7 +305,7 @@ export class EntregasDevidas {
       // The queue item's id, used only when the event goes to the queue.
       lote.map(() => novoId()),
       vagas.livre,
-      semReivindicar,
+      unclaimable,
       this.leaseMs / 1000,
     ];
     let linhas: ConclusaoRow[] = [];
@@ -319,7 +319,7 @@ export class EntregasDevidas {
       else await writeAtCommit(manager, CONCLUSAO, params, (rows) => (linhas = rows as unknown as ConclusaoRow[]));
       await registrarSaude(manager, depois);
     });
-    const reivindicadas = linhas.flatMap((linha) => (linha.id_entrega === null ? [] : [reivindicada(linha)]));
-    return { acordar: linhas[0].liberadas > 0 || retentativas, reivindicadas };
+    const claimed = linhas.flatMap((linha) => (linha.id_entrega === null ? [] : [claimedFrom(linha)]));
+    return { wake: linhas[0].liberadas > 0 || retentativas, claimed };
   }
 }

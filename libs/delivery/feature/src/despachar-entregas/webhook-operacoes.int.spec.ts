@@ -3,7 +3,7 @@ import { sleep } from '@trilha/testing';
 import { RecuperarEntregasHandler } from '../recuperar-entregas/recuperar-entregas.handler';
 import { type ResultadoEnvio } from '../shared';
 import { bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
-import type { Reivindicada } from './entregas-devidas';
+import type { Claimed } from './entregas-devidas';
 
 const resultado = (statusHttp: number): ResultadoEnvio => ({ ok: statusHttp === 200, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: statusHttp === 200 ? null : `status ${statusHttp}, esperado 200`, traceparent: null });
 
@@ -11,7 +11,7 @@ describe('webhook operations in PostgreSQL (deactivation with attempts in flight
   const banco = bancoDeEntregas();
   const { lojaComWebhook, registrar } = banco;
 
-  const daLoja = async (idLoja: number): Promise<Reivindicada[]> => (await banco.entregas.reivindicar(100, 100, new Map())).reivindicadas.filter((e) => e.idLoja === idLoja);
+  const daLoja = async (idLoja: number): Promise<Claimed[]> => (await banco.entregas.claim(100, 100, new Map())).claimed.filter((e) => e.idLoja === idLoja);
   const fila = (idLoja: number): Promise<{ id_evento: string; evento: string; entrega_falhou: boolean; pendente: boolean }[]> =>
     banco.dataSource.query(`SELECT id_evento, evento, entrega_falhou, removido_em IS NULL AS pendente FROM fila WHERE id_loja = $1 ORDER BY posicao`, [idLoja]);
   const status = async (idEvento: string) => (await banco.dataSource.query(`SELECT status FROM entregas WHERE id_evento = $1`, [idEvento]))[0]?.status;

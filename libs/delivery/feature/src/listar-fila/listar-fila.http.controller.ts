@@ -1,49 +1,21 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { DataSource } from 'typeorm';
 import { IdLoja } from '@trilha/http';
 import { FilaResponse } from './fila.response';
+import { ListarFilaHandler } from './listar-fila.handler';
 import { ListarFilaRequest } from './listar-fila.request';
 
-interface ItemRow {
-  id_documento: string;
-  evento: string;
-  data: object;
-  data_criacao: Date;
-  entrega_falhou: boolean;
-  total: number;
-}
-
-/** GET /fila/lista (docs/API.md section 8): the store's pending items, oldest first; listing removes nothing. */
+/** GET /fila/lista (docs/API.md section 8). */
 @ApiTags('Fila')
 @ApiBearerAuth()
 @Controller('fila')
 export class ListarFilaHttpController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly handler: ListarFilaHandler) {}
 
   @Get('lista')
   @ApiOperation({ operationId: 'consultarFila', summary: 'Eventos pendentes na fila da loja, dos mais antigos aos mais novos (não remove).' })
   @ApiOkResponse({ type: FilaResponse })
-  async listar(@IdLoja() idLoja: number, @Query() query: ListarFilaRequest): Promise<FilaResponse> {
-    // One statement, so the count and the items come from one snapshot (two queries could count
-    // items the listing did not see); both read the partial index of pending items (fila_pendentes).
-    // No row means no pending item in that snapshot, as limite is at least 1.
-    const rows: ItemRow[] = await this.dataSource.query(
-      `SELECT id_documento, evento, data, data_criacao, entrega_falhou,
-              (SELECT count(*)::int FROM fila WHERE id_loja = $1 AND removido_em IS NULL) AS total
-       FROM fila WHERE id_loja = $1 AND removido_em IS NULL ORDER BY posicao LIMIT $2`,
-      [idLoja, query.limite],
-    );
-    return {
-      total: rows[0]?.total ?? 0,
-      eventos: rows.map((row) => ({
-        idDocumento: row.id_documento,
-        evento: row.evento,
-        data: row.data,
-        dataCriacao: row.data_criacao.toISOString(),
-        entregaFalhou: row.entrega_falhou,
-      })),
-    };
+  listar(@IdLoja() idLoja: number, @Query() query: ListarFilaRequest): Promise<FilaResponse> {
+    return this.handler.execute(idLoja, query.limite);
   }
 }

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { ehUuid } from '@trilha/ids';
 import { avisarEntregas, travarLojas, webhookDaLoja } from '../shared';
 import type { EntregaResponse } from '../listar-entregas/entrega.response';
-import { entregasComTentativas } from '../listar-entregas/entregas.query';
+import { entregasComTentativas } from '../listar-entregas/entregas-com-tentativas';
 
 /**
  * POST /webhook/entregas/{idEntrega}/reenviar: makes an attempt now. A delivery waiting for a

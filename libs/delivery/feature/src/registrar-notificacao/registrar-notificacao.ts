@@ -1,22 +1,22 @@
 import type { EntityManager } from 'typeorm';
-import type { EventEnvelope } from '@trilha/contracts';
-import { corpoNotificacao, FLAG_DO_EVENTO, FLAGS_PADRAO } from '@trilha/delivery-domain';
+import { NOTIFICATIONS, type EventEnvelope, type Notificacao, type TopicName } from '@trilha/contracts';
+import { corpoNotificacao } from '@trilha/delivery-domain';
 import { novoId } from '@trilha/ids';
 import { currentTraceparent } from '@trilha/observability';
 import { writeAtCommit, type PreparedStatement } from '@trilha/event-store';
 import { CANAL_ENTREGAS, travarLojas, webhookFromRow, type WebhookRow } from '../shared';
-import type { Reivindicada } from '../despachar-entregas/entregas-devidas';
+import type { Claimed } from '../despachar-entregas/entregas-devidas';
 
 /**
  * A claim for this replica that the consumer makes as it records a delivery due at once, as the
- * record of an attempt claims a store's next one (`Despachante.reivindicacaoAoRegistrar`): the
+ * record of an attempt claims a store's next one (`Despachante.claimOnRecord`): the
  * record's statement leases the delivery with `lease`, and `tentar` gets it once the record
  * has committed, with no claim, NOTIFY or wake-up of its own.
  */
-export interface ReivindicacaoAoRegistrar {
+export interface ClaimOnRecord {
   lease: string;
   leaseMs: number;
-  tentar(entrega: Reivindicada): void;
+  tentar(entrega: Claimed): void;
 }
 
 /** The notification's record: one statement, prepared once per connection (its planning costs more than its run). */
@@ -47,6 +47,19 @@ const REGISTRO: PreparedStatement = {
      FROM entrega e CROSS JOIN webhook w WHERE e.proxima_em IS NOT NULL`,
 };
 
+/** The notifications of each topic, by event type: all the delivery service takes from a topic to notify stores of. */
+const NOTIFICACOES_POR_TOPICO = new Map<string, ReadonlyMap<string, Notificacao>>(
+  [...new Set(NOTIFICATIONS.map((notificacao) => notificacao.topic))].map((topic) => [
+    topic,
+    new Map(NOTIFICATIONS.filter((notificacao) => notificacao.topic === topic).map((notificacao) => [notificacao.evento, notificacao])),
+  ]),
+);
+
+/** The event types NOTIFICATIONS names on `topic`: its consumer's `@EventPattern` passes the others over unread. */
+export function eventosNotificados(topic: TopicName): string[] {
+  return [...(NOTIFICACOES_POR_TOPICO.get(topic)?.keys() ?? [])];
+}
+
 /** The record's row when the delivery is due at once: the store's webhook, and the lease when claimed here. */
 interface DevidaRow extends WebhookRow {
   lease: string | null;
@@ -58,20 +71,26 @@ interface DevidaRow extends WebhookRow {
  * has an active webhook that wants the event, nothing when its flag is off, the queue when the
  * store has no webhook. A delivery is due at once unless an earlier first attempt of the store is
  * still to be made; then it waits its turn (the dispatcher makes it due). Due at once, it is
- * claimed here when `reivindicacao` is given (the replica has room for it), and otherwise
+ * claimed here when `claim` is given (the replica has room for it), and otherwise
  * announced to every replica's dispatcher (NOTIFY at commit). While the webhook is deactivated
  * (410 Gone, or failing too long) the event goes to the queue with `entregaFalhou` and a
  * delivery `falhou` without attempts, which POST /webhook/entregas/recuperar can send.
  * The delivery's and the queue item's ids are new UUIDv7s (@trilha/ids), so they sort by creation.
  * In the consumer, the lock and the statement travel with the COMMIT.
+ *
+ * `event`, read from `topic`, is the notification NOTIFICATIONS names for its type on that
+ * topic; any other event (one a topic carries for another purpose, or a notification's type on
+ * another topic) is none, and records nothing.
  */
-export async function registrarNotificacao(manager: EntityManager, event: EventEnvelope, reivindicacao?: ReivindicacaoAoRegistrar): Promise<void> {
+export async function registrarNotificacao(manager: EntityManager, topic: TopicName, event: EventEnvelope, claim?: ClaimOnRecord): Promise<void> {
+  const notificacao = NOTIFICACOES_POR_TOPICO.get(topic)?.get(event.type);
+  if (!notificacao) return;
   // The lock comes first, in its own statement, so the next one reads what the store's other
   // writers committed before it (READ COMMITTED takes a snapshot per statement).
   await travarLojas(manager, [event.idLoja]);
   const idEntrega = novoId();
   const traceparent = currentTraceparent() ?? event.traceparent;
-  const reivindicada = (row: DevidaRow): Reivindicada => ({
+  const claimedFrom = (row: DevidaRow): Claimed => ({
     idEntrega,
     idLoja: event.idLoja,
     idEvento: event.id,
@@ -88,12 +107,12 @@ export async function registrarNotificacao(manager: EntityManager, event: EventE
     REGISTRO,
 
     [
-      event.idLoja, event.id, event.type, JSON.stringify(event.data), traceparent, event.occurredAt, FLAG_DO_EVENTO[event.type], CANAL_ENTREGAS,
-      FLAGS_PADRAO[FLAG_DO_EVENTO[event.type]] ?? null, idEntrega, novoId(), reivindicacao?.lease ?? null, (reivindicacao?.leaseMs ?? 0) / 1000,
+      event.idLoja, event.id, event.type, JSON.stringify(event.data), traceparent, event.occurredAt, notificacao.flag, CANAL_ENTREGAS,
+      notificacao.padrao, idEntrega, novoId(), claim?.lease ?? null, (claim?.leaseMs ?? 0) / 1000,
     ],
-    reivindicacao &&
+    claim &&
       ((rows) => {
-        for (const row of rows as unknown as DevidaRow[]) if (row.lease !== null) reivindicacao.tentar(reivindicada(row));
+        for (const row of rows as unknown as DevidaRow[]) if (row.lease !== null) claim.tentar(claimedFrom(row));
       }),
   );
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { EventEnvelope } from '@trilha/contracts';
+import { TOPICS, type EventEnvelope } from '@trilha/contracts';
 import type { FlagsEvento } from '@trilha/delivery-domain';
 import { novoId } from '@trilha/ids';
 import { dataSourceOptions, migrate, type ServiceDatabase } from '@trilha/event-store';
@@ -29,8 +29,8 @@ export interface BancoDeEntregas {
   lojaComWebhook(eventos?: Partial<FlagsEvento>): Promise<number>;
   /** An event of the store (aplicativo.removido unless told), as the consumer hands it to registrarNotificacao. */
   evento(idLoja: number, type?: string): EventEnvelope;
-  /** Registers `evento(idLoja, type)` for delivery, as the consumer would; resolves with it. */
-  registrar(idLoja: number, type?: string): Promise<EventEnvelope>;
+  /** Registers `evento(idLoja)` for delivery, as the consumer of lojas.events.v1 would; resolves with it. */
+  registrar(idLoja: number): Promise<EventEnvelope>;
 }
 
 /**
@@ -77,9 +77,9 @@ export function bancoDeEntregas(poolSize = 8): BancoDeEntregas {
       return idLoja;
     },
     evento,
-    async registrar(idLoja, type) {
-      const event = evento(idLoja, type);
-      await dataSource.transaction((manager) => registrarNotificacao(manager, event));
+    async registrar(idLoja) {
+      const event = evento(idLoja);
+      await dataSource.transaction((manager) => registrarNotificacao(manager, TOPICS.lojas, event));
       return event;
     },
   };

@@ -20,7 +20,7 @@ export class AlterarSituacaoHttpController {
   @ApiOperation({ operationId: 'desativarLoja', summary: 'Desativa a loja: seus tokens e seu código deixam de valer.' })
   @ApiOkResponse({ type: LojaResponse })
   async desativar(@Param('idLoja', idLojaPipe) idLoja: number): Promise<LojaResponse> {
-    await this.commands.executar(idLoja, { tipo: 'desativar', agora: new Date().toISOString() });
+    await this.commands.executar(idLoja, { acao: 'desativar', agora: new Date().toISOString() });
     return this.commands.ler(idLoja);
   }
 
@@ -29,7 +29,7 @@ export class AlterarSituacaoHttpController {
   @ApiOperation({ operationId: 'ativarLoja', summary: 'Reativa a loja; tokens emitidos antes da desativação continuam revogados.' })
   @ApiOkResponse({ type: LojaResponse })
   async ativar(@Param('idLoja', idLojaPipe) idLoja: number): Promise<LojaResponse> {
-    await this.commands.executar(idLoja, { tipo: 'ativar', agora: new Date().toISOString() });
+    await this.commands.executar(idLoja, { acao: 'ativar', agora: new Date().toISOString() });
     return this.commands.ler(idLoja);
   }
 }

@@ -1,8 +1,6 @@
 import { Controller, type OnApplicationShutdown } from '@nestjs/common';
 import { Ctx, EventPattern, KafkaContext } from '@nestjs/microservices';
 import { LOJA_EVENT_TYPES, LOJAS_CONTRACT, parseEventMessage, TOPICS, type LojaMessage } from '@trilha/contracts';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { isForConsumer, kafkaMessageJson, ParkedMessages, type EventPatternExtras } from '@trilha/event-store';
 import { LojaStatusCache } from './loja-status.cache';
 
@@ -17,12 +15,12 @@ import { LojaStatusCache } from './loja-status.cache';
 @Controller()
 export class LojasMessageController implements OnApplicationShutdown {
   static readonly CONSUMER = 'api-gateway.loja-status';
-  private readonly parked: ParkedMessages;
   private stopping = false;
 
-  constructor(private readonly cache: LojaStatusCache, @InjectDataSource() dataSource: DataSource) {
-    this.parked = new ParkedMessages(dataSource);
-  }
+  constructor(
+    private readonly cache: LojaStatusCache,
+    private readonly parked: ParkedMessages,
+  ) {}
 
   @EventPattern(TOPICS.lojas, {
     eventTypes: [LOJA_EVENT_TYPES.criada, LOJA_EVENT_TYPES.desativada, LOJA_EVENT_TYPES.ativada, LOJA_EVENT_TYPES.codigoRotacionado],

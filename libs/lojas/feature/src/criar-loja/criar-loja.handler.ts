@@ -16,7 +16,7 @@ export class CriarLojaHandler {
     const [{ id }] = await this.dataSource.query(`SELECT nextval('loja_id_seq')::int AS id`);
     const codigo = novoCodigo();
     const agora = new Date().toISOString();
-    await this.commands.executar(id, { tipo: 'criar', idLoja: id, nome, codigoHash: hashCodigo(codigo), agora });
+    await this.commands.executar(id, { acao: 'criar', idLoja: id, nome, codigoHash: hashCodigo(codigo), agora });
     return { idLoja: id, nome, codigo, ativa: true, criadaEm: agora };
   }
 }

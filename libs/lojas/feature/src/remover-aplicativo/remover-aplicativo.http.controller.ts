@@ -20,7 +20,7 @@ export class RemoverAplicativoHttpController {
   @ApiAcceptedResponse({ type: AplicativoRemovidoResponse })
   async remover(@Param('idLoja', idLojaPipe) idLoja: number): Promise<AplicativoRemovidoResponse> {
     const dataRemocao = new Date().toISOString();
-    await this.commands.executar(idLoja, { tipo: 'removerAplicativo', agora: dataRemocao });
+    await this.commands.executar(idLoja, { acao: 'removerAplicativo', agora: dataRemocao });
     return { idLoja, dataRemocao };
   }
 }

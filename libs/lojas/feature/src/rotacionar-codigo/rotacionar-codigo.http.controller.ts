@@ -31,7 +31,7 @@ export class RotacionarCodigoHttpController {
   async rotacionar(@Param('idLoja', idLojaPipe) idLoja: number): Promise<CodigoRotacionadoResponse> {
     const codigo = novoCodigo();
     const dataRotacao = new Date().toISOString();
-    await this.commands.executar(idLoja, { tipo: 'rotacionarCodigo', codigoHash: hashCodigo(codigo), agora: dataRotacao });
+    await this.commands.executar(idLoja, { acao: 'rotacionarCodigo', codigoHash: hashCodigo(codigo), agora: dataRotacao });
     return { ...(await this.commands.ler(idLoja)), codigo, dataRotacao };
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { TIPO_PEDIDO_PADRAO } from '@trilha/tracking-domain';
-import type { ConsultarPedidoQuery } from './consultar-pedido.query';
+import type { ConsultarPedidoRequest } from './consultar-pedido.request';
 
 const COLUNA = { idPedido: 'id_pedido', numeroPedido: 'numero_pedido', pedidoCanal: 'pedido_canal' } as const;
 
@@ -16,7 +16,7 @@ export class ConsultarPedidoHandler {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The order's JSON, as stored by the read model. */
-  async execute(idLoja: number, query: ConsultarPedidoQuery): Promise<string> {
+  async execute(idLoja: number, query: ConsultarPedidoRequest): Promise<string> {
     const rows: { documento: string }[] = await this.dataSource.query(
       `SELECT documento FROM pedidos
        WHERE id_loja = $1 AND ${COLUNA[query.chave]} = $2 AND ($3::text IS NULL OR tipo_pedido = $3)

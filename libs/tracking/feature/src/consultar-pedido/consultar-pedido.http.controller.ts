@@ -3,7 +3,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nest
 import { CarriesCredential, IdLoja } from '@trilha/http';
 import { PedidoResponse } from '../pedido.response';
 import { ConsultarPedidoHandler } from './consultar-pedido.handler';
-import { ConsultarPedidoQuery } from './consultar-pedido.query';
+import { ConsultarPedidoRequest } from './consultar-pedido.request';
 
 @ApiTags('Pedidos')
 @Controller('pedido')
@@ -16,7 +16,7 @@ export class ConsultarPedidoHttpController {
   @ApiOperation({ operationId: 'consultarPedido', summary: 'Um pedido da loja por idPedido, numeroPedido ou pedidoCanal.' })
   @ApiOkResponse({ type: PedidoResponse })
   @ApiNotFoundResponse({ description: 'Nenhum pedido da loja com esse filtro.' })
-  consultar(@IdLoja() idLoja: number, @Query() query: ConsultarPedidoQuery): Promise<string> {
+  consultar(@IdLoja() idLoja: number, @Query() query: ConsultarPedidoRequest): Promise<string> {
     return this.handler.execute(idLoja, query);
   }
 }

@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { TIPO_PEDIDO_PADRAO } from '@trilha/tracking-domain';
-import type { ConsultarRastreioQuery } from './consultar-rastreio.query';
+import type { ConsultarRastreioRequest } from './consultar-rastreio.request';
 
 // Every lookup is scoped to the token's store; ties go to tipoPedido, else the envio, else the newest.
 const DESEMPATE = `($3::text IS NULL OR r.tipo_pedido = $3) ORDER BY r.tipo_pedido = '${TIPO_PEDIDO_PADRAO}' DESC, r.id_pedido DESC LIMIT 1`;
@@ -26,7 +26,7 @@ const CONSULTAS = {
 export class ConsultarRastreioHandler {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async execute(idLoja: number, query: ConsultarRastreioQuery): Promise<string> {
+  async execute(idLoja: number, query: ConsultarRastreioRequest): Promise<string> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
     const { rows } = await pool.query<{ documento: string }>({
       name: `rastreio-por-${query.chave}`,

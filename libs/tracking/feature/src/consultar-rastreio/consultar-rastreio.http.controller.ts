@@ -2,7 +2,7 @@ import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags, ApiTooManyRequestsResponse } from '@nestjs/swagger';
 import { CarriesCredential, IdLoja, LimitePorMinuto } from '@trilha/http';
 import { ConsultarRastreioHandler } from './consultar-rastreio.handler';
-import { ConsultarRastreioQuery } from './consultar-rastreio.query';
+import { ConsultarRastreioRequest } from './consultar-rastreio.request';
 import { RegistroRastreioResponse } from './registro-rastreio.response';
 
 @ApiTags('Rastreio')
@@ -22,7 +22,7 @@ export class ConsultarRastreioHttpController {
   @ApiOkResponse({ type: RegistroRastreioResponse })
   @ApiNotFoundResponse({ description: 'Nenhum rastreio manual para o filtro nesta loja.' })
   @ApiTooManyRequestsResponse({ description: 'Limite de 120 por minuto excedido.' })
-  consultar(@IdLoja() idLoja: number, @Query() query: ConsultarRastreioQuery): Promise<string> {
+  consultar(@IdLoja() idLoja: number, @Query() query: ConsultarRastreioRequest): Promise<string> {
     return this.handler.execute(idLoja, query);
   }
 }

@@ -30,7 +30,7 @@ export class CorrigirEventoHandler {
       ? await this.dataSource.query(`SELECT id_pedido FROM rastreio_hashes WHERE hash = $1 AND id_loja = $2`, [hash, idLoja])
       : [];
     if (!row) throw new NotFoundException(NAO_ENCONTRADO);
-    const { state } = await this.commands.executar(idLoja, row.id_pedido, { tipo: 'corrigirEvento', hash, correcao });
+    const { state } = await this.commands.executar(idLoja, row.id_pedido, { acao: 'corrigirEvento', hash, correcao });
     const evento = state.volumes.flatMap((volume) => volume.eventos).find((candidate) => candidate.hash === hash)!;
     return {
       hash,

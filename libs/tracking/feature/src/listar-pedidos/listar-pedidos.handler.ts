@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { InvalidInputException } from '@trilha/http';
-import type { ListarPedidosQuery } from './listar-pedidos.query';
+import type { ListarPedidosRequest } from './listar-pedidos.request';
 
 /** The store's orders, newest dataPedido first, ties by idPedido, one page at a time. */
 @Injectable()
@@ -10,7 +10,7 @@ export class ListarPedidosHandler {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The page's JSON, assembled around the orders' stored JSON. */
-  async execute(idLoja: number, query: ListarPedidosQuery): Promise<string> {
+  async execute(idLoja: number, query: ListarPedidosRequest): Promise<string> {
     if (query.dataInicio && query.dataFim && Date.parse(query.dataInicio) > Date.parse(query.dataFim)) {
       throw new InvalidInputException([{ campo: 'dataFim', mensagem: 'dataFim deve ser igual ou posterior a dataInicio' }]);
     }

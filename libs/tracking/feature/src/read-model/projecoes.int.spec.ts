@@ -61,8 +61,8 @@ describe('tracking read models (PostgreSQL)', () => {
     const agora = new Date().toISOString();
     const [a, b] = [novo(), novo()];
     const results = await Promise.allSettled([
-      run(a.idPedido, { tipo: 'salvar', idLoja: ID_LOJA, dados: dados('RACE-1'), novo: a, agora }),
-      run(b.idPedido, { tipo: 'salvar', idLoja: ID_LOJA, dados: dados('RACE-1'), novo: b, agora }),
+      run(a.idPedido, { acao: 'salvar', idLoja: ID_LOJA, dados: dados('RACE-1'), novo: a, agora }),
+      run(b.idPedido, { acao: 'salvar', idLoja: ID_LOJA, dados: dados('RACE-1'), novo: b, agora }),
     ]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
     const failure = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
@@ -77,12 +77,12 @@ describe('tracking read models (PostgreSQL)', () => {
     const pedidos = Array.from({ length: 6 }, (_, index) => ({ numeroPedido: `REB-${index}`, novo: novo() }));
     const agora = new Date().toISOString();
     for (const pedido of pedidos) {
-      await run(pedido.novo.idPedido, { tipo: 'registrarEvento', idLoja: ID_LOJA, evento: evento(pedido.numeroPedido, 0), novo: pedido.novo, agora });
+      await run(pedido.novo.idPedido, { acao: 'registrarEvento', idLoja: ID_LOJA, evento: evento(pedido.numeroPedido, 0), novo: pedido.novo, agora });
     }
     let writing = true;
     const writers = pedidos.map(async (pedido) => {
       for (let index = 1; writing || index < 10; index += 1) {
-        await run(pedido.novo.idPedido, { tipo: 'registrarEvento', idLoja: ID_LOJA, evento: evento(pedido.numeroPedido, index), agora });
+        await run(pedido.novo.idPedido, { acao: 'registrarEvento', idLoja: ID_LOJA, evento: evento(pedido.numeroPedido, index), agora });
       }
     });
     for (let round = 0; round < 3; round += 1) await rebuildProjections(dataSource, projections, () => undefined);

@@ -28,7 +28,7 @@ export class RegistrarEventoHandler {
     };
     const agora = new Date().toISOString();
     const { state, events } = await this.commands.naChave(idLoja, evento.numeroPedido, evento.tipoPedido, (novo) => ({
-      tipo: 'registrarEvento',
+      acao: 'registrarEvento',
       idLoja,
       evento,
       novo,

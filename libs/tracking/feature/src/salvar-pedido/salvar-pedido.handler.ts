@@ -24,7 +24,7 @@ export class SalvarPedidoHandler {
       dataPedido: body.dataPedido,
     };
     const agora = new Date().toISOString();
-    const decision = await this.commands.naChave(idLoja, dados.numeroPedido, dados.tipoPedido, (novo) => ({ tipo: 'salvar', idLoja, dados, novo, agora }));
+    const decision = await this.commands.naChave(idLoja, dados.numeroPedido, dados.tipoPedido, (novo) => ({ acao: 'salvar', idLoja, dados, novo, agora }));
     return { criado: decision.criado, pedido: pedidoResposta(decision.state.pedido!) };
   }
 }

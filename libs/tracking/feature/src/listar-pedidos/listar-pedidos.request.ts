@@ -4,7 +4,7 @@ import { Paginacao, DataHora } from '@trilha/http';
 import { SITUACOES, TIPOS_PEDIDO, type Situacao, type TipoPedido } from '@trilha/tracking-domain';
 import { MENSAGEM_TIPO_PEDIDO } from '../salvar-pedido/salvar-pedido.request';
 
-export class ListarPedidosQuery extends Paginacao {
+export class ListarPedidosRequest extends Paginacao {
   @ApiProperty({ enum: TIPOS_PEDIDO, required: false })
   @IsOptional()
   @IsIn(TIPOS_PEDIDO, { message: MENSAGEM_TIPO_PEDIDO })

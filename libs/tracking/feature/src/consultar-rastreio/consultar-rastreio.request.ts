@@ -7,7 +7,7 @@ import { Texto } from '../validation';
 export const CHAVES_RASTREIO = ['numeroPedido', 'pedidoCanal', 'codigoRastreio', 'idPedido'] as const;
 
 /** GET /pedidoRastreio's query parameters (docs/API.md section 4), and `tipoPedido` as the tie-breaker. */
-export class ConsultarRastreioQuery {
+export class ConsultarRastreioRequest {
   @ApiProperty({ enum: CHAVES_RASTREIO, maxLength: 20, description: 'Filtro. codigoRastreio devolve todos os volumes do pedido desse código.' })
   @MaxLength(20, { message: 'chave deve ter no máximo 20 caracteres' })
   @IsIn(CHAVES_RASTREIO, { message: `chave deve ser uma de: ${CHAVES_RASTREIO.join(', ')}` })

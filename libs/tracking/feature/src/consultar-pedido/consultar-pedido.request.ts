@@ -6,7 +6,7 @@ import { Texto } from '../validation';
 
 export const CHAVES_PEDIDO = ['idPedido', 'numeroPedido', 'pedidoCanal'] as const;
 
-export class ConsultarPedidoQuery {
+export class ConsultarPedidoRequest {
   @ApiProperty({ enum: CHAVES_PEDIDO, maxLength: 20, description: 'Filtro: idPedido, numeroPedido ou pedidoCanal.' })
   @MaxLength(20, { message: 'chave deve ter no máximo 20 caracteres' })
   @IsIn(CHAVES_PEDIDO, { message: `chave deve ser uma de: ${CHAVES_PEDIDO.join(', ')}` })
