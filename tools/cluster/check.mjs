@@ -114,7 +114,8 @@ function startReceiver(tls, host) {
 function startLoad(api, stores) {
   const accepted = new Set();
   let unanswered = 0;
-  let refused = 0;
+  /** Answers outside 2xx by status, and the first of each. */
+  const refused = {};
   let next = 0;
   const inFlight = new Set();
   const timer = setInterval(() => {
@@ -123,15 +124,16 @@ function startLoad(api, stores) {
       token: store.token,
       body: { canal: 'chat', tipo: 'duvida', dadosCliente: { nome: 'Maria Silva', telefone: '+5511999990000', email: 'maria@example.com' } },
     }).then(({ idAtendimento }) => accepted.add(idAtendimento), (error) => {
-      if (/: \d{3} /.test(error.message)) refused += 1;
-      else unanswered += 1;
+      const status = /: (\d{3}) /.exec(error.message)?.[1];
+      if (!status) unanswered += 1;
+      else refused[status] = { count: (refused[status]?.count ?? 0) + 1, first: refused[status]?.first ?? error.message.slice(0, 300) };
     });
     inFlight.add(request);
     request.finally(() => inFlight.delete(request));
   }, 1000 / RATE_PER_SECOND);
   return {
     accepted,
-    counts: () => ({ accepted: accepted.size, refused, unanswered }),
+    counts: () => ({ accepted: accepted.size, refused: Object.entries(refused).map(([status, { count }]) => `${count} × ${status}`).join(', ') || 'none', unanswered, firstRefusals: Object.values(refused).map(({ first }) => first) }),
     stop: async () => {
       clearInterval(timer);
       await Promise.all(inFlight);
@@ -200,8 +202,9 @@ try {
     }, DELIVERY_PATIENCE_MS);
     const created = receiver.created();
     const twice = accepted.filter((id) => created.get(id) > 1);
-    const { refused, unanswered } = load.counts();
-    const line = `${name}: ${accepted.length - before} conversations opened during it (${seconds(since)} s), every one of the ${accepted.length} accepted so far notified, ${twice.length} twice; ${refused} refused, ${unanswered} unanswered so far`;
+    const { refused, unanswered, firstRefusals } = load.counts();
+    const line = `${name}: ${accepted.length - before} conversations opened during it (${seconds(since)} s), every one of the ${accepted.length} accepted so far notified, ${twice.length} twice; refused so far: ${refused}; unanswered so far: ${unanswered}`;
+    for (const refusal of firstRefusals) say(`  first refusal: ${refusal}`);
     say(line);
     figures.operations = [...(figures.operations ?? []), line];
     if (twice.length) throw new Error(`${name}: notified twice: ${twice.slice(0, 5).join(', ')}`);

@@ -1,5 +1,5 @@
 import { TOPICS } from '@trilha/contracts';
-import { createStore, envelope, eventPublisher, eventually, metricValue, registerWebhook, startReplica, testStack, WebhookReceiver } from '@trilha/testing';
+import { createStore, deliveryLog, envelope, eventPublisher, eventually, metricValue, registerWebhook, startReplica, testStack, WebhookReceiver } from '@trilha/testing';
 
 const stack = testStack();
 const kafka = eventPublisher(stack);
@@ -43,6 +43,47 @@ describe('scaling', () => {
       expect(daReplica).toBeGreaterThan(0);
       expect(daOutra).toBeGreaterThan(0);
       expect(daReplica + daOutra).toBeGreaterThanOrEqual(eventos.length);
+    } finally {
+      await replica.stop();
+      await receiver.close();
+    }
+  }, 90_000);
+
+  it('a replica stopped with attempts in flight records them before it exits: none is made again', async () => {
+    const receiver = await WebhookReceiver.start(stack);
+    const opsPort = stack.ports.ops['delivery-service'] + 31;
+    const replica = await startReplica(stack, 'delivery-service', 'delivery-service-replica-stopped', {
+      OPS_PORT: String(opsPort),
+      INTERNAL_PORT: String(stack.ports.internal['delivery-service'] + 31),
+    });
+    try {
+      const lojas = await Promise.all(Array.from({ length: 10 }, async (_, n) => {
+        const loja = await createStore(`Loja Parada ${n}`);
+        const path = `/parada/${loja.idLoja}`;
+        // Slow enough that the replica is still waiting on its receivers when it is told to stop.
+        receiver.on(path, () => ({ status: 200, delayMs: 1500 }));
+        await registerWebhook(loja, receiver.url(path));
+        return loja;
+      }));
+      const eventos = lojas.flatMap(({ idLoja }) => Array.from({ length: 5 }, () => envelope('atendimento.encerrado', idLoja, {
+        idAtendimento: 'at-parada', idLoja, canal: 'email', status: 'encerrado', dataEncerramento: new Date().toISOString(), resumo: 'ok',
+      })));
+      await kafka.publish(TOPICS.atendimento, eventos);
+      await eventually('the replica waiting on its receivers', async () => (await metricValue(opsPort, 'trilha_webhook_attempts_in_flight')) > 0 || undefined, 30_000, 50);
+
+      await replica.stop('SIGTERM');
+      const confirmadasAoParar = [...receiver.confirmations('/parada/').keys()];
+      expect(confirmadasAoParar.length).toBeGreaterThan(0);
+      // Recorded as delivered at once: not left leased, to be made again when the lease ends.
+      await eventually('every attempt the stopped replica made recorded', async () => {
+        const registradas = new Map((await Promise.all(lojas.map((loja) => deliveryLog(loja, 100)))).flat().map((entrega) => [entrega.idEvento, entrega.status]));
+        return confirmadasAoParar.every((idEvento) => registradas.get(idEvento) === 'entregue') || undefined;
+      }, 5_000, 200);
+      const porId = await eventually('every event confirmed', () => {
+        const counts = receiver.confirmations('/parada/');
+        return eventos.every((evento) => counts.has(evento.id)) ? counts : undefined;
+      }, 30_000, 100);
+      expect(eventos.map((evento) => porId.get(evento.id))).toEqual(eventos.map(() => 1));
     } finally {
       await replica.stop();
       await receiver.close();

@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { Gauge } from 'prom-client';
@@ -42,7 +42,7 @@ const emVooGauge = new Gauge({ name: 'trilha_webhook_attempts_in_flight', help: 
  * MAX_POR_LOJA of this replica's slots, and a store's first attempts are serialised by the
  * database (a delivery is due only when the store's earlier first attempt has been made).
  */
-export class Despachante implements OnApplicationBootstrap, OnApplicationShutdown {
+export class Despachante implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(Despachante.name);
   private readonly porLoja = new Map<number, number>();
   private readonly emVoo = new Set<Promise<void>>();
@@ -66,8 +66,12 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
     this.loop = this.run();
   }
 
-  /** Stops claiming, lets the attempts in flight finish (at most 10 s) and records them. */
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops claiming, lets the attempts in flight finish (at most 10 s) and records them, before
+   * any module closes its connections (TypeORM closes the database on application shutdown): an
+   * attempt made but not recorded would be made again once its lease ends.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     if (!this.running) return;
     this.running = false;
     this.endPause?.();
@@ -181,10 +185,11 @@ export class Despachante implements OnApplicationBootstrap, OnApplicationShutdow
 
   /**
    * Where this replica has room for a store's next first attempt, made due by the record of
-   * `registros` attempts (at most one each): that one is then claimed as it is recorded.
+   * `registros` attempts (at most one each): that one is then claimed as it is recorded. None
+   * while it stops: the record makes it due for the other replicas instead.
    */
   private vagas(registros: number): Vagas {
-    return { livre: this.emVoo.size + registros <= MAX_EM_VOO, lojasCheias: [...this.porLoja].filter(([, n]) => n >= MAX_POR_LOJA).map(([idLoja]) => idLoja) };
+    return { livre: this.running && this.emVoo.size + registros <= MAX_EM_VOO, lojasCheias: [...this.porLoja].filter(([, n]) => n >= MAX_POR_LOJA).map(([idLoja]) => idLoja) };
   }
 
   /** Records finished attempts in batches: one transaction for all that finished while the last one ran. */
