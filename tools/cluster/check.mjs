@@ -254,8 +254,14 @@ try {
   if (!rolledBack.every((image) => image.endsWith(`:${version}`))) throw new Error(`delivery pods after the rollback: ${rolledBack.join(', ')}`);
   say(`helm rollback to revision 1: the delivery service runs ${rolledBack[0]} again`);
   await helm(['uninstall', RELEASE, '--namespace', NAMESPACE, '--wait', '--timeout', '5m']);
-  const left = (await json(['get', 'all,secrets,configmaps,serviceaccounts,networkpolicies,poddisruptionbudgets,jobs', '-n', NAMESPACE, '-l', `app.kubernetes.io/instance=${RELEASE}`])).items;
-  if (left.length) throw new Error(`left after helm uninstall: ${left.map((object) => `${object.kind}/${object.metadata.name}`).join(', ')}`);
+  // Pods end after their grace period (the pause before stopping, then a graceful stop).
+  let left = [];
+  await waitFor('the release\'s objects gone after helm uninstall', async () => {
+    left = (await json(['get', 'all,secrets,configmaps,serviceaccounts,networkpolicies,poddisruptionbudgets,jobs', '-n', NAMESPACE, '-l', `app.kubernetes.io/instance=${RELEASE}`])).items;
+    return left.length === 0;
+  }, 60_000).catch(() => {
+    throw new Error(`left after helm uninstall: ${left.map((object) => `${object.kind}/${object.metadata.name}`).join(', ')}`);
+  });
   say('helm uninstall: none of the release\'s objects left (the topics stay in Kafka)');
   writeFileSync(join(dataDir, 'figures.json'), JSON.stringify(figures, null, 2));
 } catch (error) {

@@ -58,7 +58,7 @@ function releaseSecrets(dataDir) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 
-/** The values of the release: the chart's defaults but for where things are and how many replicas run. */
+/** The values of the release: the chart's defaults (two replicas of each service) but for where things are. */
 function releaseValues({ cluster, secrets, version, tlsSecret, caConfigMap }) {
   const { infra, zipkin, network } = cluster;
   // Every service exports its spans to the cluster's Zipkin (plain settings, beside the chart's own).
@@ -78,8 +78,9 @@ function releaseValues({ cluster, secrets, version, tlsSecret, caConfigMap }) {
       adminApiKey: secrets.adminApiKey,
       tls: { terminatedByProxy: false, secretName: tlsSecret },
     },
-    'tracking-service': { ...traced, replicaCount: 1, publicBaseUrl: `https://${GATEWAY_HOST}:8443` },
-    'atendimento-service': { ...traced, replicaCount: 1 },
+    'tracking-service': { ...traced, publicBaseUrl: `https://${GATEWAY_HOST}:8443` },
+    'atendimento-service': traced,
+    // One replica, which the checks scale to three and back.
     'delivery-service': {
       ...traced,
       replicaCount: 1,
