@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { QUEUE_PER_STORE, ServiceForwarder } from './service-forwarder';
+import { QUEUE_PER_STORE, RESEND_DELAYS_MS, ServiceForwarder } from './service-forwarder';
 
 /** A service whose `/lento` answers only when told to, and whose `/rapido` answers at once. */
 async function servico(): Promise<{ server: Server; url: string; pendentes: ServerResponse[] }> {
@@ -57,5 +57,56 @@ describe('ServiceForwarder', () => {
     expect((await Promise.all(lentos)).map((response) => response.statusCode)).toEqual([200, 200]);
     expect(new Set((await Promise.all(naFila)).map((response) => response.statusCode))).toEqual(new Set([200]));
     expect((await pedir(1, '/rapido')).statusCode).toBe(200);
+  });
+
+  describe('a service that refuses the connection', () => {
+    /** A port of this machine nothing listens on (yet). */
+    async function portLivre(): Promise<number> {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+
+    async function encaminhandoPara(port: number): Promise<{ app: FastifyInstance; fechar: () => Promise<void> }> {
+      const outro = new ServiceForwarder({ services: { servico: `http://127.0.0.1:${port}` }, internalToken: 'x'.repeat(32), concurrentRequestsPerStore: 2 });
+      const outroApp = Fastify();
+      outroApp.all('/*', (request, reply) => outro.forward('servico', request, reply));
+      return { app: outroApp, fechar: async () => { await outroApp.close(); await outro.onApplicationShutdown(); } };
+    }
+
+    it('sends the request again until a process listens, as when a replica has just stopped and its Service still sends it connections', async () => {
+      const port = await portLivre();
+      const { app: gateway, fechar } = await encaminhandoPara(port);
+      const recebidas: string[] = [];
+      const tardio = createServer((request, response) => {
+        recebidas.push(`${request.method} ${request.url}`);
+        response.writeHead(201, { 'content-type': 'application/json' }).end('{"criado":true}');
+      });
+      setTimeout(() => tardio.listen(port, '127.0.0.1'), RESEND_DELAYS_MS[0] + 50);
+      try {
+        const response = await gateway.inject({ method: 'POST', url: '/atendimentos', payload: { canal: 'chat' } });
+        expect(response.statusCode).toBe(201);
+        expect(response.json()).toEqual({ criado: true });
+        expect(recebidas).toEqual(['POST /atendimentos']);
+      } finally {
+        await fechar();
+        tardio.closeAllConnections();
+        tardio.close();
+      }
+    });
+
+    it('answers 503 once the resends are spent', async () => {
+      const { app: gateway, fechar } = await encaminhandoPara(await portLivre());
+      try {
+        const started = Date.now();
+        const response = await gateway.inject({ method: 'POST', url: '/atendimentos', payload: { canal: 'chat' } });
+        expect(response.statusCode).toBe(503);
+        expect(Date.now() - started).toBeGreaterThanOrEqual(RESEND_DELAYS_MS.reduce((sum, delay) => sum + delay, 0));
+      } finally {
+        await fechar();
+      }
+    });
   });
 });

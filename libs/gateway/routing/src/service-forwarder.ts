@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { context, propagation, SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Pool } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { ATTR_ID_LOJA, loggedUrl, requestContext, withSpanFrom } from '@trilha/observability';
 import { ConcurrencyLimit, header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
 
@@ -21,6 +21,15 @@ const TIMEOUT_MS = 15_000;
  * requests are slow gets 429s, never the others' connections.
  */
 export const QUEUE_PER_STORE = { size: 64, waitMs: 5_000 };
+/**
+ * Connection errors that prove the request reached no process of the service: a replica that
+ * has just stopped listening while its Service still sends it new connections (a rolling update,
+ * a deleted pod), a name not resolved for a moment. Such a request is sent again after each
+ * delay, to whichever replica the next connection reaches; any other failure is not, since the
+ * service may have acted on it.
+ */
+const NOT_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+export const RESEND_DELAYS_MS = [100, 300, 600];
 
 export interface ForwarderOptions {
   /** Base URL of each service's internal port, by service name. */
@@ -102,7 +111,7 @@ export class ServiceForwarder implements OnApplicationShutdown {
     await withSpanFrom(request.method, 'active', { kind: 'client', attributes }, async (span) => {
       propagation.inject(context.active(), headers);
       try {
-        const upstream = await pool.request({
+        const upstream = await this.requestUntilSent(pool, {
           method: request.method as 'GET',
           path: request.originalUrl,
           headers,
@@ -123,6 +132,18 @@ export class ServiceForwarder implements OnApplicationShutdown {
         sendProblem(reply, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
       }
     });
+  }
+
+  private async requestUntilSent(pool: Pool, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+    for (let resent = 0; ; resent += 1) {
+      try {
+        return await pool.request(options);
+      } catch (error) {
+        const delayMs = RESEND_DELAYS_MS[resent];
+        if (delayMs === undefined || !NOT_SENT.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
