@@ -23,12 +23,12 @@ function run(label, cmd, args) {
   say(`${label} done (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
-// `npm install` with the committed lockfile installs exactly the locked versions. Not `npm ci`:
-// npm 11 writes lockfiles without other platforms' optional binaries (@swc/core-darwin-…) and
-// then its own `npm ci` refuses them as out of sync.
+// `npm ci` installs the committed lockfile as it is and never writes it, so a fresh clone stays
+// as it was checked out (`npm install` may rewrite the lockfile's metadata). A lockfile that
+// package.json has outgrown is refused: `npm install` writes the one to commit.
 const installed = resolve(root, 'node_modules/.package-lock.json');
 if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(resolve(root, 'package-lock.json')).mtimeMs) {
-  run('installing npm dependencies', 'npm', ['install', '--no-audit', '--no-fund']);
+  run('installing npm dependencies (npm ci)', 'npm', ['ci', '--no-audit', '--no-fund']);
 }
 
 const npx = (bin) => resolve(root, 'node_modules/.bin', bin);

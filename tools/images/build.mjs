@@ -1,7 +1,7 @@
 // `npm run images`: the four service images from deploy/docker/Dockerfile, with whatever builder
 // the machine has: Docker with BuildKit, otherwise buildah. Each image is tagged
 // trilha/<service>:<package version> (the charts' repositories; their tag defaults to the chart's
-// appVersion, the same version) and labelled with the version, commit and repository.
+// appVersion, the same version) and labelled with the version, licence, commit and repository.
 //
 // The Dockerfile's bases (node:24-bookworm-slim to build, debian:bookworm-slim to run) come from
 // Docker Hub. Where no registry answers, buildah builds the same two locally (bases.mjs) and the
@@ -32,8 +32,8 @@ if (!builder) {
 }
 
 const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout?.trim() || 'unknown';
-const version = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).version;
-const labels = { VERSION: version, REVISION: git('rev-parse', 'HEAD'), SOURCE: git('remote', 'get-url', 'origin') };
+const { version, license } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+const labels = { VERSION: version, LICENSES: license, REVISION: git('rev-parse', 'HEAD'), SOURCE: git('remote', 'get-url', 'origin') };
 
 // A CA bundle npm trusts besides its own (a registry behind a TLS-inspecting proxy) reaches
 // `npm ci` as the build secret npm_ca, never as a layer.

@@ -7,8 +7,14 @@ type Schema = Record<string, unknown> & { properties?: Record<string, Schema> };
 /** What the validators check that the document says too: lengths, ranges, patterns, enums, sizes, integer types. */
 const CONSTRAINTS = ['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'enum', 'minItems', 'maxItems'];
 
-/** What IsEmail checks beyond the format: at most 64 characters before the @ (RFC 5321). */
-const EMAIL_PATTERN = '^[^@\\s]{1,64}@[^@\\s]+$';
+/** U+0000, which no text of a request may hold (`unacceptableTexts` in @trilha/http refuses it with a 400), as a pattern writes it. */
+const NUL = '\\u0000';
+
+/** The pattern of every text a request carries, its fields and its path and query parameters, unless it says a stricter one. */
+const TEXT_PATTERN = `^[^${NUL}]*$`;
+
+/** What IsEmail checks beyond the format: at most 64 characters before the @ (RFC 5321); and no U+0000. */
+const EMAIL_PATTERN = `^[^@\\s${NUL}]{1,64}@[^@\\s${NUL}]+$`;
 
 /** Copies the validators' constraints of each property onto its schema, keeping what the schema already says. */
 function addConstraints(target: Schema, fromValidators: Schema): void {
@@ -17,6 +23,15 @@ function addConstraints(target: Schema, fromValidators: Schema): void {
     if (fromValidators[keyword] !== undefined && target[keyword] === undefined) target[keyword] = fromValidators[keyword];
   }
   if (fromValidators.type === 'integer' && (target.type === 'number' || target.type === undefined)) target.type = 'integer';
+}
+
+/**
+ * A text without a list of values or a pattern of its own gets TEXT_PATTERN. The patterns of
+ * their own (dates, `uf`, `cep`, `chaveNFe`, e-mail addresses) leave U+0000 out themselves.
+ */
+function refuseNul(target: Schema): void {
+  const text = target.type === 'string' || (Array.isArray(target.type) && target.type.includes('string'));
+  if (text && target.enum === undefined && target.pattern === undefined) target.pattern = TEXT_PATTERN;
 }
 
 /** What several request classes with the same properties all say of one of them (two routes may share a query's shape). */
@@ -41,7 +56,10 @@ function addPropertyConstraints(target: Schema, fromValidators: Schema): void {
   for (const [name, property] of Object.entries(target.properties ?? {})) {
     const validated = fromValidators.properties?.[name];
     if (!validated) continue;
-    if (!property.$ref) addConstraints(property, validated);
+    if (!property.$ref) {
+      addConstraints(property, validated);
+      refuseNul(property);
+    }
     if (!required.has(name) && !(property.anyOf as Schema[] | undefined)?.some((option) => option.type === 'null')) allowNull(property);
   }
 }
@@ -51,8 +69,8 @@ function addPropertyConstraints(target: Schema, fromValidators: Schema): void {
  * class-validator decorators of each request class (and `@ApiSchemaExtras`). Body schemas are
  * matched by class name; optional properties may be null, as validation takes null for absent;
  * an operation's query parameters by the classes whose properties they are (what they all
- * say). So a generator of
- * valid requests (a client, a fuzzer) produces what the API accepts.
+ * say); every text, path parameters included, refuses U+0000. So a generator of valid
+ * requests (a client, a fuzzer) produces what the API accepts.
  */
 export function addValidationConstraints(document: OpenAPIObject): void {
   const validators = validationMetadatasToSchemas() as Record<string, Schema>;
@@ -68,11 +86,12 @@ export function addValidationConstraints(document: OpenAPIObject): void {
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations) as { parameters?: { in: string; name: string; schema?: Schema }[] }[]) {
       const query = operation.parameters?.filter((parameter) => parameter.in === 'query') ?? [];
-      if (query.length === 0) continue;
       const names = query.map((parameter) => parameter.name).sort().join(',');
-      const candidates = Object.values(validators).filter((schema) => Object.keys(schema.properties ?? {}).sort().join(',') === names);
-      for (const parameter of query) {
-        if (parameter.schema && candidates.length > 0) addConstraints(parameter.schema, agreed(candidates.map((candidate) => candidate.properties![parameter.name])));
+      const candidates = query.length === 0 ? [] : Object.values(validators).filter((schema) => Object.keys(schema.properties ?? {}).sort().join(',') === names);
+      for (const parameter of operation.parameters ?? []) {
+        if (!parameter.schema) continue;
+        if (parameter.in === 'query' && candidates.length > 0) addConstraints(parameter.schema, agreed(candidates.map((candidate) => candidate.properties![parameter.name])));
+        refuseNul(parameter.schema);
       }
     }
   }

@@ -6,7 +6,7 @@ export const RECUPERACAO_MAX_DIAS = 30;
 
 export class RecuperarEntregasRequest {
   @DataHora({
-    example: '2026-03-01T12:00:00Z',
+    exampleDaysAgo: 1,
     description: `Reenviar as entregas que falharam desde este instante: no passado, até ${RECUPERACAO_MAX_DIAS} dias atrás.`,
   })
   desde: string;

@@ -14,9 +14,15 @@ export const INTERNAL_HEADERS = {
 export const ORIGENS = ['api', 'mcp'] as const;
 export type OrigemRequisicao = (typeof ORIGENS)[number];
 
-/** OpenAPI extensions the gateway routes by (see tools/openapi). */
+/** OpenAPI extensions the gateway routes by, or serves the document by (see tools/openapi). */
 export const OPENAPI_EXTENSIONS = {
   service: 'x-trilha-servico',
   limitPerMinute: 'x-trilha-limite-por-minuto',
   withoutToken: 'x-trilha-sem-token',
+  /**
+   * On a date-time property whose valid values lie within a span before now: its example is
+   * the instant this many days before the document is served (apps/api-gateway), so the
+   * example is a value the API accepts on the day it is read.
+   */
+  exampleDaysAgo: 'x-trilha-exemplo-dias-atras',
 } as const;
