@@ -15,7 +15,7 @@
 //     objects (the Kafka topics stay in Kafka, as docs/DEPLOY.md says).
 // Exits non-zero saying what failed; the cluster's data and logs stay in the printed directory.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -203,10 +203,8 @@ try {
     const created = receiver.created();
     const twice = accepted.filter((id) => created.get(id) > 1);
     const { refused, unanswered, firstRefusals } = load.counts();
-    const line = `${name}: ${accepted.length - before} conversations opened during it (${seconds(since)} s), every one of the ${accepted.length} accepted so far notified, ${twice.length} twice; refused so far: ${refused}; unanswered so far: ${unanswered}`;
+    say(`${name}: ${accepted.length - before} conversations opened during it (${seconds(since)} s), every one of the ${accepted.length} accepted so far notified, ${twice.length} twice; refused so far: ${refused}; unanswered so far: ${unanswered}`);
     for (const refusal of firstRefusals) say(`  first refusal: ${refusal}`);
-    say(line);
-    figures.operations = [...(figures.operations ?? []), line];
     if (twice.length) throw new Error(`${name}: notified twice: ${twice.slice(0, 5).join(', ')}`);
     if (receiver.badSignatures.length) throw new Error(`notifications with a bad signature: ${receiver.badSignatures.slice(0, 5).join('; ')}`);
   };
@@ -245,7 +243,7 @@ try {
     }, 120_000);
   });
   await load.stop();
-  figures.events = receiver.byWebhookId.size;
+  figures.notifications = receiver.byWebhookId.size;
   await dispatcher.close();
 
   // 4. Rollback and uninstall.
@@ -263,7 +261,6 @@ try {
     throw new Error(`left after helm uninstall: ${left.map((object) => `${object.kind}/${object.metadata.name}`).join(', ')}`);
   });
   say('helm uninstall: none of the release\'s objects left (the topics stay in Kafka)');
-  writeFileSync(join(dataDir, 'figures.json'), JSON.stringify(figures, null, 2));
 } catch (error) {
   failed = true;
   say(`cluster:check failed: ${error.stack ?? error.message}`);
