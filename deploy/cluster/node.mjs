@@ -18,15 +18,15 @@ import { startComponent, stopAll } from './control-plane.mjs';
 
 export const POD_NETWORK = Object.freeze({ bridge: 'trilha0', cidr: '10.244.0.0/24', gateway: '10.244.0.1' });
 export const NODE_NAME = 'trilha-node';
-/** What the node's pods resolve names with: CoreDNS on the bridge's gateway address. */
+/** The domain of the cluster's names, which CoreDNS on the bridge's gateway address answers for the pods. */
 const CLUSTER_DOMAIN = 'cluster.local';
 /** containerd's socket and runtime state: short paths (a unix socket's path is at most 107 bytes). */
 const RUN_DIR = '/run/trilha-node';
 /** The image of every pod's sandbox: any image whose command blocks will do (registry.k8s.io/pause is not reachable). */
 const SANDBOX_IMAGE = 'localhost/trilha-pause:bookworm';
+/** What it is made from: the local Debian base of `npm run images` (tools/images/bases.mjs). */
 const SANDBOX_BASE = 'localhost/trilha-debian:bookworm-slim';
 const CNI_BIN_DIR = '/usr/lib/cni';
-const NODE_READY_TIMEOUT_MS = 120_000;
 
 function sh(command, args, { allowFailure = false } = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8' });
@@ -249,7 +249,7 @@ export async function startNode({ dataDir, ports, controlPlane, log }) {
   const start = (name, cmd, args, check) => startComponent({ name, cmd, args, dir: dataDir, check, log, procs });
   try {
     await start('containerd', 'containerd', ['--config', file('containerd.toml')], async () => (await ctr('version')).code === 0);
-    await importImages(ctr, [await sandboxImage(log)], dataDir, log);
+    await importImages(ctr, [sandboxImage(log)], dataDir, log);
     const kubeletStarted = Date.now();
     await start('kubelet', path.join(bin, 'kubelet'), [
       `--config=${file('kubelet.yaml')}`, `--kubeconfig=${controlPlane.kubeconfig}`, `--root-dir=${file('kubelet')}`,
@@ -282,7 +282,7 @@ export async function startNode({ dataDir, ports, controlPlane, log }) {
 }
 
 /** The sandbox image, made once from the local Debian base of `npm run images` (tools/images/bases.mjs). */
-async function sandboxImage(log) {
+function sandboxImage(log) {
   if (sh('buildah', ['inspect', '--type', 'image', SANDBOX_IMAGE], { allowFailure: true }).status === 0) return SANDBOX_IMAGE;
   if (sh('buildah', ['inspect', '--type', 'image', SANDBOX_BASE], { allowFailure: true }).status !== 0) {
     throw new Error(`cluster: the pods' sandbox image is made from ${SANDBOX_BASE}: run \`npm run images\` first`);
