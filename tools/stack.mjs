@@ -61,8 +61,8 @@ export function stackPorts(base) {
   };
 }
 
-/** Secrets of a local stack: generated once per data directory, reused after. */
-function localSecrets(dataDir) {
+/** Secrets of a local stack (or of `npm run cluster`'s release): generated once per data directory, reused after. */
+export function localSecrets(dataDir) {
   const file = join(dataDir, 'secrets.json');
   const existing = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   const secrets = {

@@ -26,7 +26,7 @@ import { run } from '../../deploy/local/processes.mjs';
 import { httpsApi } from '../https-api.mjs';
 import { imageName } from '../images/images.mjs';
 import { runOnSupportedNode } from '../runtime.mjs';
-import { PORT_PROFILES, stackPorts } from '../stack.mjs';
+import { PORT_PROFILES, SERVICES, stackPorts } from '../stack.mjs';
 import { clusterTools, GATEWAY_HOST, installRelease, NAMESPACE, RELEASE } from './release.mjs';
 
 await runOnSupportedNode();
@@ -34,7 +34,6 @@ await runOnSupportedNode();
 const root = resolve(import.meta.dirname, '../..');
 const say = (line) => process.stderr.write(`» ${line}\n`);
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-const SERVICES = ['api-gateway', 'tracking-service', 'atendimento-service', 'delivery-service'];
 /** Conversations opened per second while the operations run, spread over the stores. */
 const RATE_PER_SECOND = 20;
 const STORES = 8;

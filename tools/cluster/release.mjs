@@ -6,15 +6,15 @@
 // run on the bridge.
 //
 //   clusterTools(kubeconfig, dataDir)                 { helm(args), kubectl(args), json(args) }: promises, rejected on failure
-//   installRelease({ cluster, dataDir, version, log }) { values, gatewayUrl(), ca, adminApiKey, receiverHost }
+//   installRelease({ cluster, dataDir, version, log }) { chart, valuesFile, installSeconds, ca, caFile, key, adminApiKey, gatewayUrl() }
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { selfSignedCertificate } from '../../deploy/local/certificates.mjs';
 import { layerBinary } from '../helm/binaries.mjs';
 import { imageName, SERVICE_IMAGES } from '../images/images.mjs';
+import { localSecrets, SERVICES } from '../stack.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 export const NAMESPACE = 'trilha';
@@ -42,20 +42,6 @@ export function clusterTools(kubeconfig, dataDir) {
   });
   const kubectl = tool('kubectl');
   return { helm: tool('helm'), kubectl, json: async (args) => JSON.parse(await kubectl([...args, '-o', 'json'])) };
-}
-
-/** Secrets of the release, made once per data directory. */
-function releaseSecrets(dataDir) {
-  const file = join(dataDir, 'release-secrets.json');
-  if (!existsSync(file)) {
-    writeFileSync(file, JSON.stringify({
-      internalApiToken: randomBytes(32).toString('base64url'),
-      tokenSigningSecret: randomBytes(48).toString('base64url'),
-      adminApiKey: `adm_${randomBytes(18).toString('base64url')}`,
-      webhookSecretKeys: `cluster1:${randomBytes(32).toString('base64')}`,
-    }), { mode: 0o600 });
-  }
-  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 /** The values of the release: the chart's defaults (two replicas of each service) but for where things are. */
@@ -96,7 +82,7 @@ function releaseValues({ cluster, secrets, version, tlsSecret, caConfigMap }) {
  * Loads the images into the node, creates the namespace, the gateway's TLS Secret and the
  * receivers' CA, and installs the chart (hooks included) with `helm install --wait`.
  */
-export async function installRelease({ cluster, dataDir, version, log, extraArgs = [] }) {
+export async function installRelease({ cluster, dataDir, version, log }) {
   const { helm, kubectl } = clusterTools(cluster.kubeconfig, dataDir);
   await cluster.node.loadImages(SERVICE_IMAGES.map((service) => `localhost/${imageName(service, version)}`));
 
@@ -111,17 +97,17 @@ export async function installRelease({ cluster, dataDir, version, log, extraArgs
     ['configmap', caConfigMap, '-n', NAMESPACE, `--from-file=ca.crt=${tls.cert}`],
   ]) await kubectl(['apply', '-f', '-'], { input: await kubectl(['create', ...object, '--dry-run=client', '-o', 'yaml']) });
 
-  const secrets = releaseSecrets(dataDir);
+  const secrets = localSecrets(dataDir);
   const valuesFile = join(dataDir, 'values.yaml');
   writeFileSync(valuesFile, stringify(releaseValues({ cluster, secrets, version, tlsSecret, caConfigMap })), { mode: 0o600 });
 
   // The charts with their dependencies built, in a copy: the working tree stays as it is.
   const charts = join(dataDir, 'charts');
   cpSync(join(root, 'helm'), charts, { recursive: true, filter: (source) => !/\/charts(\/|$)/.test(source.slice(join(root, 'helm').length)) });
-  for (const chart of [...SERVICE_IMAGES, 'trilha']) await helm(['dependency', 'build', join(charts, chart)]);
+  for (const chart of [...SERVICES, 'trilha']) await helm(['dependency', 'build', join(charts, chart)]);
 
   const started = Date.now();
-  await helm(['upgrade', '--install', RELEASE, join(charts, 'trilha'), '--namespace', NAMESPACE, '--values', valuesFile, '--wait', '--timeout', INSTALL_TIMEOUT, ...extraArgs]);
+  await helm(['upgrade', '--install', RELEASE, join(charts, 'trilha'), '--namespace', NAMESPACE, '--values', valuesFile, '--wait', '--timeout', INSTALL_TIMEOUT]);
   const installSeconds = (Date.now() - started) / 1000;
   log(`cluster: release ${RELEASE} installed, every Deployment Available, in ${installSeconds.toFixed(1)} s`);
   return {
