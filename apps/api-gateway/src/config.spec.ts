@@ -1,10 +1,10 @@
 import { apiCatalog } from '@trilha/gateway-routing';
-import { serviceUrls, type GatewayConfig } from './config';
+import { gatewayConfigSchema, serviceUrls, type GatewayConfig } from './config';
 
 const config = {
-  TRACKING_SERVICE_URL: 'http://tracking:8080',
-  ATENDIMENTO_SERVICE_URL: 'http://atendimento:8080',
-  DELIVERY_SERVICE_URL: 'http://delivery:8080',
+  TRACKING_SERVICE_URL: ['http://tracking:8080'],
+  ATENDIMENTO_SERVICE_URL: ['http://atendimento:8080'],
+  DELIVERY_SERVICE_URL: ['http://delivery-a:8080', 'http://delivery-b:8080'],
 } as GatewayConfig;
 
 const operation = (service: string) => ({ get: { operationId: `op-${service}`, 'x-trilha-servico': service } });
@@ -12,11 +12,31 @@ const operation = (service: string) => ({ get: { operationId: `op-${service}`, '
 describe('serviceUrls: where the gateway forwards, from the services the OpenAPI document names', () => {
   it("gives every service the document routes to its <SERVICE>_URL setting, and none to the gateway's own routes", () => {
     const routes = apiCatalog({ paths: { '/loja': operation('api-gateway'), '/pedido': operation('tracking-service'), '/webhook': operation('delivery-service') } });
-    expect(serviceUrls(routes, config)).toEqual({ 'tracking-service': 'http://tracking:8080', 'delivery-service': 'http://delivery:8080' });
+    expect(serviceUrls(routes, config)).toEqual({ 'tracking-service': ['http://tracking:8080'], 'delivery-service': ['http://delivery-a:8080', 'http://delivery-b:8080'] });
   });
 
   it('refuses to start with a service the document routes to and no setting says where it is', () => {
     const routes = apiCatalog({ paths: { '/fatura': operation('billing-service') } });
     expect(() => serviceUrls(routes, config)).toThrow('the OpenAPI document routes to billing-service, and the gateway has no BILLING_SERVICE_URL setting');
+  });
+});
+
+describe('<SERVICE>_URL: one replica or several', () => {
+  const settings = (urls: string) => gatewayConfigSchema.safeParse({
+    DATABASE_URL: 'postgres://u:p@localhost/db', KAFKA_BROKERS: 'localhost:9092', REDIS_URL: 'redis://localhost:6379', TOKEN_SIGNING_SECRET: 'x'.repeat(32), INTERNAL_API_TOKEN: 'y'.repeat(32),
+    OPS_PORT: '9000', TLS_TERMINATED_BY_PROXY: 'true', TRACKING_SERVICE_URL: urls, ATENDIMENTO_SERVICE_URL: 'http://a:1', DELIVERY_SERVICE_URL: 'http://d:1',
+  });
+
+  it('takes a comma-separated list of URLs, spaces and a trailing comma aside', () => {
+    const parsed = settings('http://t1:8080, http://t2:8080,');
+    expect(parsed.success && parsed.data.TRACKING_SERVICE_URL).toEqual(['http://t1:8080', 'http://t2:8080']);
+  });
+
+  it('refuses an empty list and anything that is not a URL, naming the setting', () => {
+    for (const urls of ['', ' , ', 'http://t1:8080,tracking']) {
+      const parsed = settings(urls);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0].path[0]).toBe('TRACKING_SERVICE_URL');
+    }
   });
 });

@@ -4,6 +4,15 @@ import type { ServiceDatabase } from '@trilha/event-store';
 import { CONNECTIONS_PER_SERVICE, type ApiRoute } from '@trilha/gateway-routing';
 import { API_GATEWAY_SERVICE } from '@trilha/lojas';
 
+/**
+ * The replicas of a service the gateway forwards to, comma-separated: one URL where a load
+ * balancer (a Kubernetes Service) stands in front of them, or each replica's own.
+ */
+const serviceReplicas = z
+  .string()
+  .transform((list) => list.split(',').map((url) => url.trim()).filter((url) => url !== ''))
+  .pipe(z.array(z.url()).min(1, 'needs at least one URL'));
+
 export const gatewayConfigSchema = serviceConfigSchema({
   ...platformSettings,
   PUBLIC_PORT: port.default(8443),
@@ -25,10 +34,10 @@ export const gatewayConfigSchema = serviceConfigSchema({
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   ADMIN_API_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   RATE_LIMIT_DEFAULT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-  /** Internal ports of the services the gateway forwards to: `<SERVICE>_URL` for each (`serviceUrls`). */
-  TRACKING_SERVICE_URL: z.url(),
-  ATENDIMENTO_SERVICE_URL: z.url(),
-  DELIVERY_SERVICE_URL: z.url(),
+  /** Internal ports of the services the gateway forwards to: `<SERVICE>_URL` for each (`serviceUrls`), one URL or several. */
+  TRACKING_SERVICE_URL: serviceReplicas,
+  ATENDIMENTO_SERVICE_URL: serviceReplicas,
+  DELIVERY_SERVICE_URL: serviceReplicas,
   /**
    * Requests one store (or client address, without a token) may have in flight to one service
    * through this replica: 8 of its CONNECTIONS_PER_SERVICE (128), so sixteen stores must be slow
@@ -60,13 +69,13 @@ export const gatewayDatabase = (config: GatewayConfig): ServiceDatabase => ({
  * route to (its `x-trilha-servico`, the name of the service that declares it), at its
  * `<SERVICE>_URL` setting (TRACKING_SERVICE_URL for tracking-service).
  */
-export function serviceUrls(routes: readonly ApiRoute[], config: GatewayConfig): Record<string, string> {
+export function serviceUrls(routes: readonly ApiRoute[], config: GatewayConfig): Record<string, string[]> {
   const services = new Set(routes.map((route) => route.service).filter((service) => service !== API_GATEWAY_SERVICE.name));
   return Object.fromEntries(
     [...services].map((service) => {
       const setting = `${service.toUpperCase().replaceAll('-', '_')}_URL`;
       const url = (config as Record<string, unknown>)[setting];
-      if (typeof url !== 'string') throw new Error(`the OpenAPI document routes to ${service}, and the gateway has no ${setting} setting`);
+      if (!Array.isArray(url)) throw new Error(`the OpenAPI document routes to ${service}, and the gateway has no ${setting} setting`);
       return [service, url];
     }),
   );

@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
 import { EventStoreTables1732000000000 } from './migrations/1732000000000-event-store-tables';
 import { ParkedMessages1732000000400 } from './migrations/1732000000400-parked-messages';
+import { IdempotencyKeys1732000000500 } from './migrations/1732000000500-idempotency-keys';
 
 export interface ServiceDatabase {
   url: string;
@@ -26,7 +27,7 @@ export function dataSourceOptions(db: ServiceDatabase): DataSourceOptions {
     // call's values cheaper, and making it cost the record of attempts 1.4 ms a call, twice
     // what running its generic plan does.
     extra: { max: db.poolSize, options: `-c search_path=${db.schema} -c plan_cache_mode=force_generic_plan` },
-    migrations: [EventStoreTables1732000000000, ...(db.migrations as unknown[]), ParkedMessages1732000000400] as DataSourceOptions['migrations'],
+    migrations: [EventStoreTables1732000000000, ...(db.migrations as unknown[]), ParkedMessages1732000000400, IdempotencyKeys1732000000500] as DataSourceOptions['migrations'],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -1,3 +1,4 @@
+import { keepAnswer } from './idempotency/idempotent-request';
 import { ConcurrencyError, type AppendOptions, type EventStore } from './event-store';
 import type { AppendedEvent, DomainEvent } from './stored-event';
 
@@ -30,7 +31,11 @@ export async function handleCommand<Command, State, Event extends StoreEvent, St
   decider: Decider<Command, State, Event>,
   streamId: string,
   command: Command,
-  { newStream = false, ...options }: Omit<AppendOptions<Event>, 'history'> & { newStream?: boolean },
+  { newStream = false, answer, ...options }: Omit<AppendOptions<Event>, 'history'> & {
+    newStream?: boolean;
+    /** The request's answer, given what the command decided: kept under its Idempotency-Key with the commit (`keepAnswer`). */
+    answer?: (decision: Decision<State, Event>) => unknown;
+  },
 ): Promise<Decision<State, Event>> {
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -39,6 +44,8 @@ export async function handleCommand<Command, State, Event extends StoreEvent, St
         const newEvents = decider.decide(command, current);
         const stored = await store.append(manager, streamId, history.length, newEvents, { ...options, history });
         const state = newEvents.reduce((next, event) => decider.evolve(next, event), current);
+        // A command that changed nothing keeps no answer: repeating it changes nothing either.
+        if (answer && stored.length > 0) await keepAnswer(manager, answer({ state, events: stored }));
         return { state, events: stored };
       }, streamId, { newStream: newStream && attempt === 1 });
     } catch (error) {

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { KafkaConnection } from '@trilha/config';
 import { dataSourceOptions, ensureSchema, type ServiceDatabase } from './database';
 import { EventStore } from './event-store';
+import { ExpiredIdempotencyKeys } from './idempotency/expired-idempotency-keys';
 import { MessageConsumer } from './inbox/message-consumer';
 import { ParkedMessages } from './inbox/parked-messages';
 import { createKafka } from './kafka';
@@ -65,6 +66,7 @@ export class EventStoreModule {
       { provide: MessageConsumer, useFactory: (dataSource: DataSource) => new MessageConsumer(dataSource), inject: [getDataSourceToken()] },
       { provide: ParkedMessages, useFactory: (dataSource: DataSource) => new ParkedMessages(dataSource), inject: [getDataSourceToken()] },
       OutboxRelayLifecycle,
+      ExpiredIdempotencyKeys,
     ];
     return {
       module: EventStoreModule,

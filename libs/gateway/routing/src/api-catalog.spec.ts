@@ -4,7 +4,9 @@ const document = {
   paths: {
     '/pedidoRastreio': { get: { operationId: 'consultarRastreio', 'x-trilha-servico': 'tracking-service', 'x-trilha-limite-por-minuto': 120 } },
     '/pedidoRastreio/evento/{hash}': { put: { operationId: 'corrigirEvento', 'x-trilha-servico': 'tracking-service' } },
-    '/pedidoRastreio/evento': { post: { operationId: 'registrarEvento', 'x-trilha-servico': 'tracking-service' } },
+    '/pedidoRastreio/evento': {
+      post: { operationId: 'registrarEvento', 'x-trilha-servico': 'tracking-service', parameters: [{ in: 'header', name: 'Idempotency-Key', schema: { type: 'string' } }] },
+    },
     '/admin/lojas': { post: { operationId: 'criarLoja', 'x-trilha-servico': 'api-gateway' } },
   },
 };
@@ -28,6 +30,11 @@ describe('apiCatalog', () => {
     expect(methodsOf(routes, '/pedidoRastreio')).toEqual(['GET', 'HEAD']);
     expect(methodsOf(routes, '/pedidoRastreio/evento')).toEqual(['POST']);
     expect(methodsOf(routes, '/nada')).toEqual([]);
+  });
+
+  it('knows which operations honour an Idempotency-Key, from their documented header', () => {
+    expect(matchRoute(routes, 'POST', '/pedidoRastreio/evento')?.idempotencyKey).toBe(true);
+    expect(matchRoute(routes, 'PUT', '/pedidoRastreio/evento/abc123')?.idempotencyKey).toBe(false);
   });
 
   it('refuses an operation that names no service', () => {

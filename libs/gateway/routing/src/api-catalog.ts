@@ -5,7 +5,7 @@ export interface OpenApiDocument {
   paths: Record<string, object>;
 }
 
-type Operation = { operationId?: string } & Record<string, unknown>;
+type Operation = { operationId?: string; parameters?: { in?: string; name?: string }[] } & Record<string, unknown>;
 
 export interface ApiRoute {
   /** The operation's id: the counter of its rate limit. */
@@ -19,6 +19,8 @@ export interface ApiRoute {
   pattern: RegExp;
   /** Literal segments first: `/pedidos` must beat `/{x}` when both match. */
   parameters: number;
+  /** The operation honours an `Idempotency-Key` header: a request that carries one may be sent twice. */
+  idempotencyKey: boolean;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -54,6 +56,7 @@ export function apiCatalog(document: OpenApiDocument): ApiRoute[] {
         limitPerMinute: typeof limit === 'number' ? limit : undefined,
         pattern: toPattern(path),
         parameters: (path.match(/\{/g) ?? []).length,
+        idempotencyKey: (operation.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name?.toLowerCase() === 'idempotency-key'),
       });
     }
   }

@@ -21,7 +21,7 @@ describe('ServiceForwarder', () => {
 
   beforeAll(async () => {
     upstream = await servico();
-    forwarder = new ServiceForwarder({ services: { servico: upstream.url }, internalToken: 'x'.repeat(32), concurrentRequestsPerStore: 2 });
+    forwarder = new ServiceForwarder({ services: { servico: [upstream.url] }, internalToken: 'x'.repeat(32), concurrentRequestsPerStore: 2 });
     app = Fastify();
     // The store, as the gateway's authentication sets it.
     app.addHook('preHandler', async (request) => void Object.assign(request, { loja: { idLoja: Number(request.headers['x-loja']) } }));
@@ -70,7 +70,7 @@ describe('ServiceForwarder', () => {
     }
 
     async function encaminhandoPara(port: number): Promise<{ app: FastifyInstance; fechar: () => Promise<void> }> {
-      const outro = new ServiceForwarder({ services: { servico: `http://127.0.0.1:${port}` }, internalToken: 'x'.repeat(32), concurrentRequestsPerStore: 2 });
+      const outro = new ServiceForwarder({ services: { servico: [`http://127.0.0.1:${port}`] }, internalToken: 'x'.repeat(32), concurrentRequestsPerStore: 2 });
       const outroApp = Fastify();
       outroApp.all('/*', (request, reply) => outro.forward('servico', request, reply));
       return { app: outroApp, fechar: async () => { await outroApp.close(); await outro.onApplicationShutdown(); } };
@@ -107,6 +107,78 @@ describe('ServiceForwarder', () => {
       } finally {
         await fechar();
       }
+    });
+  });
+
+  describe('two replicas, one of which dies with the request in hand', () => {
+    let viva: Server;
+    let morta: Server;
+    const recebidas: Record<'viva' | 'morta', string[]> = { viva: [], morta: [] };
+    let gateway: FastifyInstance;
+    let duas: ServiceForwarder;
+    /** The route as the catalog gives it: this one honours Idempotency-Key. */
+    const rota = { idempotencyKey: true };
+
+    const ouvir = async (nome: 'viva' | 'morta') => {
+      const server = createServer((request, response) => {
+        recebidas[nome].push(`${request.method} ${request.url}`);
+        // A process killed with requests in hand: the connection ends, no answer comes.
+        if (nome === 'morta') return void request.socket.destroy();
+        response.writeHead(request.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' }).end(`{"replica":"${nome}"}`);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return server;
+    };
+
+    beforeAll(async () => {
+      [viva, morta] = [await ouvir('viva'), await ouvir('morta')];
+      const url = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      duas = new ServiceForwarder({ services: { servico: [url(morta), url(viva)] }, internalToken: 'x'.repeat(32), concurrentRequestsPerStore: 8 });
+      gateway = Fastify();
+      gateway.addHook('preHandler', async (request) => void Object.assign(request, { apiRoute: rota }));
+      gateway.all('/*', (request, reply) => duas.forward('servico', request, reply));
+    });
+
+    beforeEach(() => {
+      recebidas.viva.length = 0;
+      recebidas.morta.length = 0;
+    });
+
+    afterAll(async () => {
+      await gateway.close();
+      await duas.onApplicationShutdown();
+      for (const server of [viva, morta]) {
+        server.closeAllConnections();
+        server.close();
+      }
+    });
+
+    it('sends a read again, and the other replica answers it', async () => {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => gateway.inject({ method: 'GET', url: '/atendimentos/1' })));
+      expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+      expect(answers.map((answer) => answer.json())).toEqual(answers.map(() => ({ replica: 'viva' })));
+      expect(recebidas.morta.length).toBeGreaterThan(0);
+    });
+
+    it('sends a creation again only when it carries an Idempotency-Key its route honours; without one, the answer is a 503', async () => {
+      const comChave = await Promise.all(Array.from({ length: 6 }, (_, n) => gateway.inject({ method: 'POST', url: '/atendimentos', headers: { 'idempotency-key': `chave-${n}` }, payload: {} })));
+      expect(comChave.map((answer) => answer.statusCode)).toEqual(comChave.map(() => 201));
+      expect(recebidas.morta.length).toBeGreaterThan(0);
+
+      recebidas.morta.length = 0;
+      recebidas.viva.length = 0;
+      const semChave = await Promise.all(Array.from({ length: 6 }, () => gateway.inject({ method: 'POST', url: '/atendimentos', payload: {} })));
+      const statuses = semChave.map((answer) => answer.statusCode);
+      // Each one the dying replica took is lost to the caller, and never sent twice.
+      expect(statuses.filter((status) => status === 503)).toHaveLength(recebidas.morta.length);
+      expect(recebidas.morta.length + recebidas.viva.length).toBe(semChave.length);
+    });
+
+    it('passes the Idempotency-Key on to the service', async () => {
+      const seen: (string | undefined)[] = [];
+      viva.prependListener('request', (request) => seen.push(request.headers['idempotency-key'] as string | undefined));
+      await gateway.inject({ method: 'POST', url: '/atendimentos', headers: { 'idempotency-key': '"k-1"' }, payload: {} });
+      expect(seen.at(-1)).toBe('"k-1"');
     });
   });
 });

@@ -1,13 +1,14 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { context, propagation, SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Dispatcher, Pool } from 'undici';
+import { BalancedPool, type Dispatcher } from 'undici';
 import { ATTR_ID_LOJA, loggedUrl, requestContext, withSpanFrom } from '@trilha/observability';
 import { ConcurrencyLimit, header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
+import type { ApiRoute } from './api-catalog';
 
 /** Response headers a service may set that the caller should see. */
 const PASSED_BACK = ['content-type', 'location', 'cache-control', 'content-language', 'content-security-policy', 'referrer-policy', 'retry-after'];
-/** Kept-alive connections of one gateway replica to one service, every store's requests shared over them. */
+/** Kept-alive connections of one gateway replica to each replica of a service, every store's requests shared over them. */
 export const CONNECTIONS_PER_SERVICE = 128;
 
 /**
@@ -24,27 +25,47 @@ export const QUEUE_PER_STORE = { size: 64, waitMs: 5_000 };
 /**
  * Connection errors that prove the request reached no process of the service: a replica that
  * has just stopped listening while its Service still sends it new connections (a rolling update,
- * a deleted pod), a name not resolved for a moment. Such a request is sent again after each
- * delay, to whichever replica the next connection reaches; any other failure is not, since the
- * service may have acted on it.
+ * a deleted pod, a killed process), a name not resolved for a moment. Such a request is sent
+ * again after each delay, to whichever replica the next connection reaches.
  */
 const NOT_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+/**
+ * Connection errors after the request went out and before its answer came back: the replica
+ * died with it in hand (kill -9, OOM, a node lost), and may have acted on it. Only a request
+ * that may be repeated (`mayRepeat`) is sent again; any other answers 503.
+ */
+const ANSWER_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 export const RESEND_DELAYS_MS = [100, 300, 600];
+/** Methods whose repetition changes nothing more than the first request did (RFC 9110, 9.2.2). */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/** An answer of a service, read whole. */
+interface Answer {
+  statusCode: number;
+  headers: Dispatcher.ResponseData['headers'];
+  body: Buffer;
+}
 
 export interface ForwarderOptions {
-  /** Base URL of each service's internal port, by service name. */
-  services: Record<string, string>;
+  /** Base URLs of each service's internal port, by service name: one per replica, or one load balancer's. */
+  services: Record<string, string[]>;
   internalToken: string;
   /** Requests one store (or, without a token, one client address) may have in flight to one service through this replica. */
   concurrentRequestsPerStore: number;
 }
 
-type ForwardedRequest = FastifyRequest & { loja?: { idLoja: number } };
+type ForwardedRequest = FastifyRequest & { loja?: { idLoja: number }; apiRoute?: ApiRoute };
+
+/** Whether a request may be sent twice: an idempotent method, or an `Idempotency-Key` its route honours. */
+export function mayRepeat(request: Pick<ForwardedRequest, 'method' | 'headers' | 'apiRoute'>): boolean {
+  return IDEMPOTENT_METHODS.has(request.method) || (request.apiRoute?.idempotencyKey === true && request.headers['idempotency-key'] !== undefined);
+}
 
 /**
  * Forwards a public request to the internal port of the service that owns it, over a pool of
- * kept-alive connections, with the authenticated store, the correlation id and the trace
- * context. The service validates and answers; its status, body and headers come back as they
+ * kept-alive connections to each of its replicas (undici's BalancedPool: in turn, fewer to a
+ * replica whose connections fail), with the authenticated store, the correlation id and the
+ * trace context. The service validates and answers; its status, body and headers come back as they
  * are. A store holds at most `concurrentRequestsPerStore` of a service's connections: its other
  * requests wait in its own queue (QUEUE_PER_STORE), and one whose requests are slow (a webhook URL
  * that never answers its verification) gets 429s once that queue is full or its wait too long,
@@ -53,15 +74,15 @@ type ForwardedRequest = FastifyRequest & { loja?: { idLoja: number } };
 @Injectable()
 export class ServiceForwarder implements OnApplicationShutdown {
   private readonly logger = new Logger(ServiceForwarder.name);
-  private readonly pools = new Map<string, Pool>();
-  private readonly origins = new Map<string, URL>();
+  private readonly pools = new Map<string, BalancedPool>();
+  private readonly origins = new Map<string, URL[]>();
   private readonly inFlight = new Map<string, ConcurrencyLimit<string>>();
 
   constructor(private readonly options: ForwarderOptions) {
-    for (const [service, url] of Object.entries(options.services)) {
-      this.origins.set(service, new URL(url));
+    for (const [service, urls] of Object.entries(options.services)) {
+      this.origins.set(service, urls.map((url) => new URL(url)));
       this.inFlight.set(service, new ConcurrencyLimit(options.concurrentRequestsPerStore, QUEUE_PER_STORE));
-      this.pools.set(service, new Pool(url, { connections: CONNECTIONS_PER_SERVICE, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
+      this.pools.set(service, new BalancedPool(urls, { connections: CONNECTIONS_PER_SERVICE, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
     }
   }
 
@@ -88,35 +109,39 @@ export class ServiceForwarder implements OnApplicationShutdown {
     }
   }
 
-  private async send(service: string, pool: Pool, request: ForwardedRequest, reply: FastifyReply): Promise<void> {
+  private async send(service: string, pool: BalancedPool, request: ForwardedRequest, reply: FastifyReply): Promise<void> {
     const headers: Record<string, string> = {
       [INTERNAL_HEADERS.token]: this.options.internalToken,
       'x-request-id': requestContext.get()?.correlationId ?? '',
       accept: header(request, 'accept') ?? 'application/json',
     };
     if (request.loja) headers[INTERNAL_HEADERS.loja] = String(request.loja.idLoja);
+    const idempotencyKey = header(request, 'idempotency-key');
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     const origem = header(request, INTERNAL_HEADERS.origem);
     if (origem && (ORIGENS as readonly string[]).includes(origem)) headers[INTERNAL_HEADERS.origem] = origem;
     const hasBody = request.body !== undefined && !['GET', 'HEAD', 'DELETE'].includes(request.method);
     if (hasBody) headers['content-type'] = 'application/json';
-    const origin = this.origins.get(service) as URL;
-    // The forwarding's client span: the service's server span is its child.
+    // The forwarding's client span: the service's server span is its child. With several
+    // replicas, the pool chooses one per request: the span names the service.
+    const origins = this.origins.get(service) as URL[];
+    const origin = origins.length === 1 ? origins[0] : new URL(`${origins[0].protocol}//${service}`);
     const attributes = {
       'http.request.method': request.method,
       'server.address': origin.hostname,
-      'server.port': Number(origin.port),
+      ...(origin.port !== '' && { 'server.port': Number(origin.port) }),
       'url.full': `${origin.origin}${loggedUrl(request.originalUrl.split('?')[0])}`,
       ...(request.loja && { [ATTR_ID_LOJA]: request.loja.idLoja }),
     };
     await withSpanFrom(request.method, 'active', { kind: 'client', attributes }, async (span) => {
       propagation.inject(context.active(), headers);
       try {
-        const upstream = await this.requestUntilSent(pool, {
+        const upstream = await this.requestUntilAnswered(pool, {
           method: request.method as 'GET',
           path: request.originalUrl,
           headers,
           body: hasBody ? JSON.stringify(request.body) : undefined,
-        });
+        }, mayRepeat(request));
         span.setAttribute('http.response.status_code', upstream.statusCode);
         if (upstream.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         reply.status(upstream.statusCode);
@@ -124,7 +149,7 @@ export class ServiceForwarder implements OnApplicationShutdown {
           const value = upstream.headers[name];
           if (value !== undefined) reply.header(name, value);
         }
-        reply.send(Buffer.from(await upstream.body.arrayBuffer()));
+        reply.send(upstream.body);
       } catch (error) {
         this.logger.error({ msg: `forwarding to ${service} failed`, error: (error as Error).message });
         const timedOut = /timeout/i.test((error as Error).name + (error as Error).message);
@@ -134,13 +159,19 @@ export class ServiceForwarder implements OnApplicationShutdown {
     });
   }
 
-  private async requestUntilSent(pool: Pool, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  /**
+   * The service's answer, sending the request again (RESEND_DELAYS_MS) while it reached no
+   * replica, or, when `repeatable`, while the replica that had it died before answering.
+   */
+  private async requestUntilAnswered(pool: BalancedPool, options: Dispatcher.RequestOptions, repeatable: boolean): Promise<Answer> {
     for (let resent = 0; ; resent += 1) {
       try {
-        return await pool.request(options);
+        const { statusCode, headers, body } = await pool.request(options);
+        return { statusCode, headers, body: Buffer.from(await body.arrayBuffer()) };
       } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? '';
         const delayMs = RESEND_DELAYS_MS[resent];
-        if (delayMs === undefined || !NOT_SENT.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        if (delayMs === undefined || !(NOT_SENT.has(code) || (repeatable && ANSWER_LOST.has(code)))) throw error;
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }

@@ -25,6 +25,7 @@ const TITLES: Record<number, string> = {
   409: 'Conflito',
   413: 'Corpo grande demais',
   415: 'Tipo de conteúdo não suportado',
+  422: 'Requisição não processável',
   429: 'Limite de requisições excedido',
   500: 'Erro interno',
   503: 'Serviço indisponível',

@@ -49,19 +49,21 @@ export class PedidoCommands {
    * Runs a command on the store's order with this numeroPedido + tipoPedido, creating it when
    * there is none. Two requests that both see no order each try to create one; the read
    * model's unique key lets only one commit, and the other runs again on the order that won.
+   * `answer`: the request's answer given the decision, kept under its Idempotency-Key (`handleCommand`).
    */
   async naChave(
     idLoja: number,
     numeroPedido: string,
     tipoPedido: TipoPedido,
     command: (novo?: NovoPedido) => PedidoCommand,
+    answer?: (decision: PedidoDecision) => unknown,
   ): Promise<PedidoDecision & { criado: boolean }> {
     const chave = JSON.stringify([idLoja, numeroPedido, tipoPedido]);
     for (let attempt = 1; ; attempt += 1) {
       const idPedido = this.idsPorChave.get(chave) ?? (await this.idPedidoNaChave(idLoja, numeroPedido, tipoPedido));
       const novo = idPedido ? undefined : this.novoPedido();
       try {
-        const decision = await this.executar(idLoja, idPedido ?? novo!.idPedido, command(novo));
+        const decision = await this.executar(idLoja, idPedido ?? novo!.idPedido, command(novo), answer);
         this.idsPorChave.set(chave, decision.state.pedido!.idPedido);
         return { ...decision, criado: novo !== undefined };
       } catch (error) {
@@ -79,9 +81,9 @@ export class PedidoCommands {
     return row?.id_pedido;
   }
 
-  async executar(idLoja: number, idPedido: string, command: PedidoCommand): Promise<PedidoDecision> {
+  async executar(idLoja: number, idPedido: string, command: PedidoCommand, answer?: (decision: PedidoDecision) => unknown): Promise<PedidoDecision> {
     try {
-      return await handleCommand(this.store, pedidoDecider, pedidoStreamId(idPedido), command, { idLoja });
+      return await handleCommand(this.store, pedidoDecider, pedidoStreamId(idPedido), command, { idLoja, answer });
     } catch (error) {
       if (error instanceof PedidoNaoEncontrado || error instanceof EventoNaoEncontrado) throw new NotFoundException(error.message);
       if (error instanceof VolumeEncerrado) throw new ConflictException(error.message);

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { novoId } from '@trilha/ids';
+import type { AppendedEvent } from '@trilha/event-store';
+import type { AtendimentoEvent } from '@trilha/atendimento-domain';
 import { AtendimentoCommands, type AtendimentoCriadoResponse } from '../shared';
 import type { AbrirAtendimentoRequest } from './abrir-atendimento.request';
 
@@ -11,7 +13,7 @@ export class AbrirAtendimentoHandler {
   async execute(idLoja: number, body: AbrirAtendimentoRequest): Promise<AtendimentoCriadoResponse> {
     const idAtendimento = novoId();
     const { nome, telefone = null, email = null } = body.dadosCliente;
-    const [criado] = await this.commands.executar(idAtendimento, idLoja, {
+    const events = await this.commands.executar(idAtendimento, idLoja, {
       acao: 'abrir',
       idAtendimento,
       idLoja,
@@ -21,9 +23,14 @@ export class AbrirAtendimentoHandler {
       idPedido: body.idPedido ?? null,
       mensagemInicial: body.mensagem == null ? null : { idMensagem: novoId(), mensagem: body.mensagem },
       agora: new Date().toISOString(),
-    });
-    if (criado.type !== 'atendimento.criado') throw new Error(`unexpected ${criado.type}`);
-    const { idPedido: _interno, ...dados } = criado.data;
-    return dados;
+    }, resposta);
+    return resposta(events);
   }
+}
+
+/** The answer: the conversation as `atendimento.criado` tells it, without the order it is about. */
+function resposta([criado]: AppendedEvent<AtendimentoEvent>[]): AtendimentoCriadoResponse {
+  if (criado.type !== 'atendimento.criado') throw new Error(`unexpected ${criado.type}`);
+  const { idPedido: _interno, ...dados } = criado.data;
+  return dados;
 }

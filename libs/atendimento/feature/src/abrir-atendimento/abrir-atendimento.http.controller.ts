@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Idempotente } from '@trilha/event-store';
 import { IdLoja } from '@trilha/http';
 import { AtendimentoCriadoResponse } from '../shared';
 import { AbrirAtendimentoHandler } from './abrir-atendimento.handler';
@@ -11,6 +12,7 @@ export class AbrirAtendimentoHttpController {
   constructor(private readonly handler: AbrirAtendimentoHandler) {}
 
   @Post()
+  @Idempotente()
   @HttpCode(201)
   @ApiOperation({
     operationId: 'abrirAtendimento',

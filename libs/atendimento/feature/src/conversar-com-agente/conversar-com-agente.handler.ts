@@ -45,6 +45,7 @@ export class ConversarComAgenteHandler {
     const pedidoNaoEncontrado = pedidos.length === 0 && identificadores.length > 0 && falaDePedido(request.mensagem);
     const faq = agente.habilidades.includes('faq') && pedidos.length === 0 && !pedidoNaoEncontrado ? agente.faq.melhor(request.mensagem) : null;
     const resposta = responder(agente, { pedidos, pedidoNaoEncontrado, faq }, MENSAGEM_MAX);
+    const conversa: ConversarResponse = { idConversa: request.idConversa ?? novoId(), ...resposta };
 
     if (request.idAtendimento) {
       await this.atendimentos.executar(request.idAtendimento, idLoja, {
@@ -55,9 +56,9 @@ export class ConversarComAgenteHandler {
           { idMensagem: novoId(), direcao: 'entrada', remetente: REMETENTE_CLIENTE, mensagem: request.mensagem },
           { idMensagem: novoId(), direcao: 'saida', remetente: `agente:${idAgente}`, mensagem: resposta.resposta },
         ],
-      });
+      }, () => conversa);
     }
-    return { idConversa: request.idConversa ?? novoId(), ...resposta };
+    return conversa;
   }
 
   /** The store's active agent with its FAQ index; the built-in one is created here if the store has none yet. */

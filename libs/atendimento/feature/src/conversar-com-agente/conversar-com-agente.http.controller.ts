@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Idempotente } from '@trilha/event-store';
 import { CarriesCredential, IdLoja } from '@trilha/http';
 import { ConversarComAgenteHandler } from './conversar-com-agente.handler';
 import { ConversarRequest } from './conversar-com-agente.request';
@@ -11,6 +12,7 @@ export class ConversarComAgenteHttpController {
   constructor(private readonly handler: ConversarComAgenteHandler) {}
 
   @Post()
+  @Idempotente()
   @CarriesCredential()
   @HttpCode(200)
   @ApiOperation({

@@ -20,8 +20,9 @@ export class CriarAgenteHandler {
       ativo: true,
       criadoEm: new Date().toISOString(),
     };
-    await this.commands.criar(agente);
     const { idAgente, nome, descricao, habilidades, ativo } = agente;
-    return { idAgente, nome, descricao, habilidades, ativo };
+    const resposta: AgenteResponse = { idAgente, nome, descricao, habilidades, ativo };
+    await this.commands.criar(agente, () => resposta);
+    return resposta;
   }
 }

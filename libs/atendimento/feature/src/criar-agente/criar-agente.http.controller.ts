@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Idempotente } from '@trilha/event-store';
 import { FAQ_LIMITES } from '@trilha/atendimento-domain';
 import { IdLoja } from '@trilha/http';
 import { AgenteResponse } from '../shared';
@@ -12,6 +13,7 @@ export class CriarAgenteHttpController {
   constructor(private readonly handler: CriarAgenteHandler) {}
 
   @Post()
+  @Idempotente()
   @HttpCode(201)
   @ApiOperation({ operationId: 'criarAgente', summary: 'Cria um agente de perguntas frequentes (habilidade faq).' })
   @ApiCreatedResponse({ type: AgenteResponse })

@@ -13,7 +13,8 @@ export class RegistrarMensagemHandler {
     const idMensagem = novoId();
     const agora = new Date().toISOString();
     const { direcao, remetente, mensagem } = body;
-    await this.commands.executar(idAtendimento, idLoja, { acao: 'registrarMensagens', idLoja, agora, mensagens: [{ idMensagem, direcao, remetente, mensagem }] });
-    return { idMensagem, direcao, remetente, mensagem, dataHora: agora };
+    const resposta: MensagemAtendimentoResponse = { idMensagem, direcao, remetente, mensagem, dataHora: agora };
+    await this.commands.executar(idAtendimento, idLoja, { acao: 'registrarMensagens', idLoja, agora, mensagens: [{ idMensagem, direcao, remetente, mensagem }] }, () => resposta);
+    return resposta;
   }
 }

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Idempotente } from '@trilha/event-store';
 import { IdLoja } from '@trilha/http';
 import { MensagemAtendimentoResponse } from '../shared';
 import { RegistrarMensagemHandler } from './registrar-mensagem.handler';
@@ -11,6 +12,7 @@ export class RegistrarMensagemHttpController {
   constructor(private readonly handler: RegistrarMensagemHandler) {}
 
   @Post()
+  @Idempotente()
   @HttpCode(201)
   @ApiOperation({ operationId: 'registrarMensagemAtendimento', summary: 'Registra uma mensagem num atendimento aberto: emite atendimento.mensagem; 409 se encerrado.' })
   @ApiCreatedResponse({ type: MensagemAtendimentoResponse })

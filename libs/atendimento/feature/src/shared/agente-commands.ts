@@ -11,9 +11,12 @@ export class AgenteCommands {
     private readonly indices: IndicesFaq,
   ) {}
 
-  /** Creates the agent and, on this replica, its FAQ index, so its first conversation does not pay for indexing. */
-  async criar(agente: Agente): Promise<void> {
-    const { events } = await handleCommand(this.store, agenteDecider, agenteStreamId(agente.idAgente), { acao: 'criar', agente }, { idLoja: agente.idLoja });
+  /**
+   * Creates the agent and, on this replica, its FAQ index, so its first conversation does not
+   * pay for indexing. `answer`: the request's, kept under its Idempotency-Key (`handleCommand`).
+   */
+  async criar(agente: Agente, answer?: () => unknown): Promise<void> {
+    const { events } = await handleCommand(this.store, agenteDecider, agenteStreamId(agente.idAgente), { acao: 'criar', agente }, { idLoja: agente.idLoja, answer });
     if (events.length > 0) this.indices.guardar(agente.idAgente, { versao: events[events.length - 1].streamVersion, faq: new FaqIndex(agente.faq) });
   }
 

@@ -13,15 +13,25 @@ import {
 
 /**
  * Runs a command on a conversation's stream; the domain's refusals become 404 and 409 problems.
- * `abrir` comes with an id just minted (AbrirAtendimentoHandler): its stream is new.
+ * `abrir` comes with an id just minted (AbrirAtendimentoHandler): its stream is new. `answer`:
+ * the request's answer given the events, kept under its Idempotency-Key (`handleCommand`).
  */
 @Injectable()
 export class AtendimentoCommands {
   constructor(private readonly store: EventStore<AtendimentoServiceEvent>) {}
 
-  async executar(idAtendimento: string, idLoja: number, command: AtendimentoCommand): Promise<AppendedEvent<AtendimentoEvent>[]> {
+  async executar(
+    idAtendimento: string,
+    idLoja: number,
+    command: AtendimentoCommand,
+    answer?: (events: AppendedEvent<AtendimentoEvent>[]) => unknown,
+  ): Promise<AppendedEvent<AtendimentoEvent>[]> {
     try {
-      const decision = await handleCommand(this.store, atendimentoDecider, atendimentoStreamId(idAtendimento), command, { idLoja, newStream: command.acao === 'abrir' });
+      const decision = await handleCommand(this.store, atendimentoDecider, atendimentoStreamId(idAtendimento), command, {
+        idLoja,
+        newStream: command.acao === 'abrir',
+        answer: answer && (({ events }) => answer(events)),
+      });
       return decision.events;
     } catch (error) {
       if (error instanceof AtendimentoNaoEncontrado) throw new NotFoundException(error.message);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { hashEvento, TIPO_PEDIDO_PADRAO, volumeDoEvento, type NovoEvento } from '@trilha/tracking-domain';
-import { PedidoCommands } from '../pedido-commands.service';
+import { PedidoCommands, type PedidoDecision } from '../pedido-commands.service';
 import type { RegistrarEventoRequest } from './registrar-evento.request';
 import type { EventoRegistradoResponse } from './registrar-evento.response';
 
@@ -27,26 +27,20 @@ export class RegistrarEventoHandler {
       origem,
     };
     const agora = new Date().toISOString();
-    const { state, events } = await this.commands.naChave(idLoja, evento.numeroPedido, evento.tipoPedido, (novo) => ({
-      acao: 'registrarEvento',
-      idLoja,
-      evento,
-      novo,
-      agora,
-    }));
-    const pedido = state.pedido!;
-    // Recorded now or before (a repeated post), the event is in the volume its keys name.
-    const volume = volumeDoEvento(state.volumes, evento);
-    return {
-      novo: events.some((event) => event.type === 'rastreio.evento.registrado'),
-      resposta: {
+    const resposta = ({ state }: PedidoDecision): EventoRegistradoResponse => {
+      const pedido = state.pedido!;
+      // Recorded now or before (a repeated post), the event is in the volume its keys name.
+      const volume = volumeDoEvento(state.volumes, evento);
+      return {
         idPedido: pedido.idPedido,
         numeroPedido: pedido.numeroPedido,
         chaveEnvio: volume.chaveEnvio,
         origemChave: volume.origemChave,
         hash: hashEvento({ idLoja, idPedido: pedido.idPedido, chaveEnvio: volume.chaveEnvio, ...evento }),
         linkRastreio: pedido.linkRastreio,
-      },
+      };
     };
+    const decision = await this.commands.naChave(idLoja, evento.numeroPedido, evento.tipoPedido, (novo) => ({ acao: 'registrarEvento', idLoja, evento, novo, agora }), resposta);
+    return { novo: decision.events.some((event) => event.type === 'rastreio.evento.registrado'), resposta: resposta(decision) };
   }
 }

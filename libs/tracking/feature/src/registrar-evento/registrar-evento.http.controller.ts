@@ -1,5 +1,6 @@
 import { Body, Controller, Post, Res } from '@nestjs/common';
 import { ApiConflictResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Idempotente } from '@trilha/event-store';
 import type { FastifyReply } from 'fastify';
 import { CarriesCredential, IdLoja, Origem } from '@trilha/http';
 import { RegistrarEventoHandler } from './registrar-evento.handler';
@@ -12,6 +13,7 @@ export class RegistrarEventoHttpController {
   constructor(private readonly handler: RegistrarEventoHandler) {}
 
   @Post()
+  @Idempotente()
   @CarriesCredential()
   @ApiOperation({
     operationId: 'registrarEventoRastreio',

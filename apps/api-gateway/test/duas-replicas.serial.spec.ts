@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { apiClient, createStore, startReplica, testStack, type ApiResponse, type Replica } from '@trilha/testing';
+
+const stack = testStack();
+const SERVICOS = ['tracking-service', 'atendimento-service', 'delivery-service'] as const;
+/** Ports of their own, clear of the stack's and of the other tests' replicas. */
+const BASE = stack.ports.ops['api-gateway'] + 170;
+
+interface Processo {
+  name: string;
+  service: string;
+  env: Record<string, string>;
+  replica?: Replica;
+}
+
+/** Two replicas of each internal service, and two gateways that route to both of each. */
+function processos(): Processo[] {
+  const internos = SERVICOS.flatMap((service, s) =>
+    ['a', 'b'].map((copia, c) => ({
+      name: `${service}-${copia}-duas-replicas`,
+      service,
+      env: { INTERNAL_PORT: String(BASE + 4 * s + 2 * c), OPS_PORT: String(BASE + 4 * s + 2 * c + 1) },
+    })),
+  );
+  const urls = Object.fromEntries(
+    SERVICOS.map((service) => [
+      `${service.replace('-service', '').toUpperCase()}_SERVICE_URL`,
+      internos.filter((processo) => processo.service === service).map((processo) => `http://127.0.0.1:${processo.env.INTERNAL_PORT}`).join(','),
+    ]),
+  );
+  const gateways = ['a', 'b'].map((copia, c) => ({
+    name: `api-gateway-${copia}-duas-replicas`,
+    service: 'api-gateway',
+    env: { PUBLIC_PORT: String(stack.ports.gateway + 70 + c), OPS_PORT: String(BASE + 20 + c), INSTANCE_ID: `serial-duas-replicas-${copia}`, ...urls },
+  }));
+  return [...internos, ...gateways];
+}
+
+describe('two replicas of every service', () => {
+  it('a kill -9 of any one replica, under load, makes no request fail and creates nothing twice', async () => {
+    const todos = processos();
+    const gateways = todos.filter((processo) => processo.service === 'api-gateway').map((processo) => apiClient(`https://127.0.0.1:${processo.env.PUBLIC_PORT}/v1`, stack.caFile));
+    const loja = await createStore('Loja Duas Réplicas');
+    try {
+      for (const processo of todos) processo.replica = await startReplica(stack, processo.service, processo.name, processo.env);
+
+      /**
+       * A client behind a load balancer that retries a connection that fails on the other
+       * gateway, as it may for these requests: reads, and creations under an Idempotency-Key.
+       */
+      let vez = 0;
+      const pedir = async (method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResponse> => {
+        for (let tentativa = 0; ; tentativa += 1) {
+          try {
+            return await gateways[(vez += 1) % 2](method, path, { token: loja.token, ...options });
+          } catch (error) {
+            if (tentativa >= 5) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+      };
+
+      const falhas: string[] = [];
+      const criados = new Map<string, string>();
+      let respondidas = 0;
+      let carregando = true;
+      /** One client's loop: opens a conversation under a new key, reads it, records a tracking event under a key, reads the queue. */
+      const cliente = async (n: number) => {
+        while (carregando) {
+          const key = randomUUID();
+          const passos: [string, () => Promise<ApiResponse>, number][] = [
+            ['abrir', () => pedir('POST', '/atendimentos', { headers: { 'idempotency-key': key }, body: { canal: 'chat', tipo: 'duvida', dadosCliente: { nome: `Cliente ${n}` } } }), 201],
+            ['ler', () => pedir('GET', `/atendimentos/${criados.get(key)}`), 200],
+            ['rastrear', () => pedir('POST', '/pedidoRastreio/evento', { headers: { 'idempotency-key': `${key}-evento` }, body: { numeroPedido: key, codigoRastreio: `BR${n}`, dataHora: new Date().toISOString(), descricao: 'Postado' } }), 201],
+            ['fila', () => pedir('GET', '/fila/lista'), 200],
+          ];
+          for (const [passo, fazer, esperado] of passos) {
+            const answer = await fazer().catch((error: Error) => ({ status: 0, text: error.message }) as ApiResponse);
+            respondidas += 1;
+            if (answer.status !== esperado) falhas.push(`${passo}: ${answer.status} ${answer.text.slice(0, 200)}`);
+            if (passo === 'abrir' && answer.status === 201) criados.set(key, answer.body.idAtendimento);
+          }
+        }
+      };
+      const clientes = Array.from({ length: 4 }, (_, n) => cliente(n));
+
+      const mortes: string[] = [];
+      for (const processo of todos) {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        processo.replica!.child.kill('SIGKILL');
+        await processo.replica!.stop();
+        mortes.push(processo.name);
+        // Started again at once, as the kubelet does, under the same load.
+        processo.replica = await startReplica(stack, processo.service, processo.name, processo.env);
+      }
+      carregando = false;
+      await Promise.all(clientes);
+
+      process.stdout.write(`${respondidas} requests while ${mortes.length} replicas were killed one after another (${mortes.join(', ')}); ${falhas.length} failed\n`);
+      expect(mortes).toHaveLength(todos.length);
+      expect(respondidas).toBeGreaterThan(100);
+      expect(falhas).toEqual([]);
+      // Each key opened one conversation, however many times its request was sent.
+      const listados = await pedir('GET', '/atendimentos?porPagina=100');
+      expect(listados.body.total).toBe(criados.size);
+    } finally {
+      await Promise.all(todos.map((processo) => processo.replica?.stop()));
+    }
+  }, 600_000);
+});
