@@ -50,12 +50,14 @@ describe('two replicas of every service', () => {
        */
       let vez = 0;
       const pedir = async (method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<ApiResponse> => {
+        const primeiro = (vez += 1);
         for (let tentativa = 0; ; tentativa += 1) {
           try {
-            return await gateways[(vez += 1) % 2](method, path, { token: loja.token, ...options });
+            return await gateways[(primeiro + tentativa) % 2](method, path, { token: loja.token, ...options });
           } catch (error) {
             if (tentativa >= 5) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 100));
+            // The other gateway at once; both tried, a pause.
+            if (tentativa % 2 === 1) await new Promise((resolve) => setTimeout(resolve, 200));
           }
         }
       };

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { context, propagation, SpanStatusCode } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BalancedPool, type Dispatcher } from 'undici';
+import { type Dispatcher, Pool } from 'undici';
 import { ATTR_ID_LOJA, loggedUrl, requestContext, withSpanFrom } from '@trilha/observability';
 import { ConcurrencyLimit, header, INTERNAL_HEADERS, ORIGENS, problem, sendProblem } from '@trilha/http';
 import type { ApiRoute } from './api-catalog';
@@ -26,7 +26,8 @@ export const QUEUE_PER_STORE = { size: 64, waitMs: 5_000 };
  * Connection errors that prove the request reached no process of the service: a replica that
  * has just stopped listening while its Service still sends it new connections (a rolling update,
  * a deleted pod, a killed process), a name not resolved for a moment. Such a request is sent
- * again after each delay, to whichever replica the next connection reaches.
+ * again: at once to each other replica the gateway knows (`<SERVICE>_URL` with several URLs),
+ * then after each delay, to whichever replica the next connection reaches.
  */
 const NOT_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
 /**
@@ -38,6 +39,19 @@ const ANSWER_LOST = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 export const RESEND_DELAYS_MS = [100, 300, 600];
 /** Methods whose repetition changes nothing more than the first request did (RFC 9110, 9.2.2). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+
+/** The kept-alive connections to each replica of a service; each request starts at the next replica in turn. */
+class Replicas {
+  private next = 0;
+
+  constructor(readonly pools: Pool[]) {}
+
+  /** The replica a request starts at: its later attempts go to the ones after it. */
+  turn(): number {
+    this.next = (this.next + 1) % this.pools.length;
+    return this.next;
+  }
+}
 
 /** An answer of a service, read whole. */
 interface Answer {
@@ -63,9 +77,8 @@ export function mayRepeat(request: Pick<ForwardedRequest, 'method' | 'headers' |
 
 /**
  * Forwards a public request to the internal port of the service that owns it, over a pool of
- * kept-alive connections to each of its replicas (undici's BalancedPool: in turn, fewer to a
- * replica whose connections fail), with the authenticated store, the correlation id and the
- * trace context. The service validates and answers; its status, body and headers come back as they
+ * kept-alive connections to each of its replicas (in turn), with the authenticated store, the
+ * correlation id and the trace context. The service validates and answers; its status, body and headers come back as they
  * are. A store holds at most `concurrentRequestsPerStore` of a service's connections: its other
  * requests wait in its own queue (QUEUE_PER_STORE), and one whose requests are slow (a webhook URL
  * that never answers its verification) gets 429s once that queue is full or its wait too long,
@@ -74,7 +87,7 @@ export function mayRepeat(request: Pick<ForwardedRequest, 'method' | 'headers' |
 @Injectable()
 export class ServiceForwarder implements OnApplicationShutdown {
   private readonly logger = new Logger(ServiceForwarder.name);
-  private readonly pools = new Map<string, BalancedPool>();
+  private readonly replicas = new Map<string, Replicas>();
   private readonly origins = new Map<string, URL[]>();
   private readonly inFlight = new Map<string, ConcurrencyLimit<string>>();
 
@@ -82,13 +95,14 @@ export class ServiceForwarder implements OnApplicationShutdown {
     for (const [service, urls] of Object.entries(options.services)) {
       this.origins.set(service, urls.map((url) => new URL(url)));
       this.inFlight.set(service, new ConcurrencyLimit(options.concurrentRequestsPerStore, QUEUE_PER_STORE));
-      this.pools.set(service, new BalancedPool(urls, { connections: CONNECTIONS_PER_SERVICE, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
+      const pool = (url: string) => new Pool(url, { connections: CONNECTIONS_PER_SERVICE, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+      this.replicas.set(service, new Replicas(urls.map(pool)));
     }
   }
 
   async forward(service: string, request: ForwardedRequest, reply: FastifyReply): Promise<void> {
-    const pool = this.pools.get(service);
-    if (!pool) throw new Error(`no address configured for ${service}`);
+    const replicas = this.replicas.get(service);
+    if (!replicas) throw new Error(`no address configured for ${service}`);
     const release = await (this.inFlight.get(service) as ConcurrencyLimit<string>).acquire(request.loja ? `loja:${request.loja.idLoja}` : `ip:${request.ip}`);
     if (!release) {
       const quem = request.loja ? 'Esta loja' : 'Este endereço';
@@ -103,13 +117,13 @@ export class ServiceForwarder implements OnApplicationShutdown {
       );
     }
     try {
-      await this.send(service, pool, request, reply);
+      await this.send(service, replicas, request, reply);
     } finally {
       release();
     }
   }
 
-  private async send(service: string, pool: BalancedPool, request: ForwardedRequest, reply: FastifyReply): Promise<void> {
+  private async send(service: string, replicas: Replicas, request: ForwardedRequest, reply: FastifyReply): Promise<void> {
     const headers: Record<string, string> = {
       [INTERNAL_HEADERS.token]: this.options.internalToken,
       'x-request-id': requestContext.get()?.correlationId ?? '',
@@ -123,7 +137,7 @@ export class ServiceForwarder implements OnApplicationShutdown {
     const hasBody = request.body !== undefined && !['GET', 'HEAD', 'DELETE'].includes(request.method);
     if (hasBody) headers['content-type'] = 'application/json';
     // The forwarding's client span: the service's server span is its child. With several
-    // replicas, the pool chooses one per request: the span names the service.
+    // replicas, each attempt may reach another: the span names the service.
     const origins = this.origins.get(service) as URL[];
     const origin = origins.length === 1 ? origins[0] : new URL(`${origins[0].protocol}//${service}`);
     const attributes = {
@@ -136,7 +150,7 @@ export class ServiceForwarder implements OnApplicationShutdown {
     await withSpanFrom(request.method, 'active', { kind: 'client', attributes }, async (span) => {
       propagation.inject(context.active(), headers);
       try {
-        const upstream = await this.requestUntilAnswered(pool, {
+        const upstream = await this.requestUntilAnswered(replicas, {
           method: request.method as 'GET',
           path: request.originalUrl,
           headers,
@@ -160,24 +174,27 @@ export class ServiceForwarder implements OnApplicationShutdown {
   }
 
   /**
-   * The service's answer, sending the request again (RESEND_DELAYS_MS) while it reached no
-   * replica, or, when `repeatable`, while the replica that had it died before answering.
+   * The service's answer, sending the request again while it reached no replica or, when
+   * `repeatable`, while the replica that had it died before answering: at once to each other
+   * replica, then after each of RESEND_DELAYS_MS.
    */
-  private async requestUntilAnswered(pool: BalancedPool, options: Dispatcher.RequestOptions, repeatable: boolean): Promise<Answer> {
-    for (let resent = 0; ; resent += 1) {
+  private async requestUntilAnswered(replicas: Replicas, options: Dispatcher.RequestOptions, repeatable: boolean): Promise<Answer> {
+    const { pools } = replicas;
+    const first = replicas.turn();
+    for (let attempt = 0; ; attempt += 1) {
       try {
-        const { statusCode, headers, body } = await pool.request(options);
+        const { statusCode, headers, body } = await pools[(first + attempt) % pools.length].request(options);
         return { statusCode, headers, body: Buffer.from(await body.arrayBuffer()) };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? '';
-        const delayMs = RESEND_DELAYS_MS[resent];
+        const delayMs = attempt + 1 < pools.length ? 0 : RESEND_DELAYS_MS[attempt + 1 - pools.length];
         if (delayMs === undefined || !(NOT_SENT.has(code) || (repeatable && ANSWER_LOST.has(code)))) throw error;
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([...this.pools.values()].map((pool) => pool.close()));
+    await Promise.all([...this.replicas.values()].flatMap(({ pools }) => pools.map((pool) => pool.close())));
   }
 }
