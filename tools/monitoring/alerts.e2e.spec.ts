@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { TOPICS } from '@trilha/contracts';
-import { eventPublisher, eventually, testStack } from '@trilha/testing';
+import { apiClient, createStore, eventPublisher, eventually, metricValue, testStack } from '@trilha/testing';
 
 const stack = testStack();
 const root = resolve(__dirname, '../..');
@@ -65,6 +65,16 @@ describe('the alerts and dashboards on the running stack', () => {
     expect(used.filter(({ name }) => !exposed.has(name))).toEqual([]);
     const records = new Set(ruleList.flatMap((rule) => rule.record ?? []));
     expect(queries.flatMap(({ where, expr }) => recorded(expr).filter((name) => !records.has(name)).map((name) => ({ where, name })))).toEqual([]);
+  });
+
+  it('measure every API request by its route template, never its URL', async () => {
+    const loja = await createStore();
+    const idAtendimento = `at-metricas-${Date.now()}`;
+    const sample = 'trilha_api_request_duration_seconds_count{route="/v1/atendimentos/{idAtendimento}",method="GET",status_class="4xx"}';
+    const before = await metricValue(stack.ports.ops['api-gateway'], sample);
+    expect((await apiClient(stack.baseUrl, stack.caFile)('GET', `/atendimentos/${idAtendimento}`, { token: loja.token })).status).toBe(404);
+    expect(await metricValue(stack.ports.ops['api-gateway'], sample)).toBe(before + 1);
+    expect(await (await fetch(`http://127.0.0.1:${stack.ports.ops['api-gateway']}/metrics`)).text()).not.toContain(idAtendimento);
   });
 
   it('are the rules the stack’s Prometheus evaluates, on every service it scrapes', async () => {
