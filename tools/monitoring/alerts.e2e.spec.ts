@@ -87,6 +87,15 @@ describe('the alerts and dashboards on the running stack', () => {
     expect(targets.map((target) => target.labels.job).sort()).toEqual(Object.keys(stack.ports.ops).sort());
   });
 
+  it('read a dependency only from the services that have it: only the gateway reports on Redis', async () => {
+    // A service without Redis reporting it unreachable would fire TrilhaRedisUnreachable forever.
+    const series = await eventually('the gateway’s Redis gauge scraped', async () => {
+      const { result } = await prometheus<{ result: { metric: { job: string } }[] }>('/api/v1/query?query=trilha_rate_limit_redis_reachable');
+      return result.length > 0 ? result : undefined;
+    });
+    expect(series.map(({ metric }) => metric.job)).toEqual(['api-gateway']);
+  });
+
   it('fire for real: a message the atendimento service cannot read is parked, and TrilhaMessagesParked fires in Prometheus', async () => {
     const consumer = 'atendimento.rastreio-pedidos';
     const parkedAlert = async () =>
