@@ -7,9 +7,9 @@ const stack = testStack();
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|\[::ffff:127\.\d+\.\d+\.\d+\])$/;
 
 describe('the local stack (npm start, npm test)', () => {
-  it('listens on loopback only: Kafka, PostgreSQL, Redis, Zipkin and every port of the services', () => {
-    const { gateway, kafka, kafkaController, kafkaSaslSsl, postgres, redis, zipkin, ops, internal } = stack.ports;
-    const ports = [gateway, kafka, kafkaController, kafkaSaslSsl, postgres, redis, zipkin, ...Object.values(ops), ...Object.values(internal)];
+  it('listens on loopback only: Kafka, PostgreSQL, Redis, Zipkin, Prometheus and every port of the services', () => {
+    const { gateway, kafka, kafkaController, kafkaSaslSsl, postgres, redis, zipkin, prometheus, ops, internal } = stack.ports;
+    const ports = [gateway, kafka, kafkaController, kafkaSaslSsl, postgres, redis, zipkin, prometheus, ...Object.values(ops), ...Object.values(internal)];
     // `ss -ltnpH`: one listening TCP socket a line, its local address:port fourth.
     const listening = execFileSync('ss', ['-ltnpH'], { encoding: 'utf8' }).trim().split('\n').map((line) => {
       const local = line.trim().split(/\s+/)[3];

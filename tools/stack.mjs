@@ -1,5 +1,6 @@
 // The whole Trilha stack on one machine, without Docker: Kafka, PostgreSQL and Redis from
-// deploy/local/infra.mjs, Zipkin from deploy/local/zipkin.mjs, the topics, a self-signed certificate, then the four services built
+// deploy/local/infra.mjs, Zipkin from deploy/local/zipkin.mjs, Prometheus with Trilha's alerts
+// from deploy/local/prometheus.mjs, the topics, a self-signed certificate, then the four services built
 // in dist/. Used by `npm start` (tools/start.mjs) and `npm test` (tools/test.mjs).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -8,6 +9,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { selfSignedCertificate } from '../deploy/local/certificates.mjs';
 import { ensureInfraInstalled, startInfra } from '../deploy/local/infra.mjs';
+import { startPrometheus } from '../deploy/local/prometheus.mjs';
 import { startZipkin } from '../deploy/local/zipkin.mjs';
 
 const root = resolve(import.meta.dirname, '..');
@@ -20,9 +22,9 @@ export const INTERNAL_SERVICES = SERVICES.filter((service) => service !== 'api-g
 
 /** The default ports of `npm start`, `npm test` and `npm run images:check` (README, "Ports"). */
 export const PORT_PROFILES = {
-  start: { gateway: 8443, kafka: 19092, postgres: 15432, redis: 16379, zipkin: 19411, ops: 18180 },
-  test: { gateway: 28443, kafka: 29092, postgres: 25432, redis: 26379, zipkin: 29411, ops: 28180 },
-  images: { gateway: 27443, kafka: 27092, postgres: 27432, redis: 27379, zipkin: 27411, ops: 27180 },
+  start: { gateway: 8443, kafka: 19092, postgres: 15432, redis: 16379, zipkin: 19411, prometheus: 19090, ops: 18180 },
+  test: { gateway: 28443, kafka: 29092, postgres: 25432, redis: 26379, zipkin: 29411, prometheus: 29090, ops: 28180 },
+  images: { gateway: 27443, kafka: 27092, postgres: 27432, redis: 27379, zipkin: 27411, prometheus: 27090, ops: 27180 },
   // The cluster's own Kafka, PostgreSQL, Redis and Zipkin (npm run cluster): on the pods' bridge.
   cluster: { gateway: 24443, kafka: 24092, postgres: 24432, redis: 24379, zipkin: 24411, ops: 24180 },
 };
@@ -42,6 +44,7 @@ export function stackPorts(base) {
     postgres: pick('POSTGRES', base.postgres),
     redis: pick('REDIS', base.redis),
     zipkin: pick('ZIPKIN', base.zipkin),
+    ...(base.prometheus && { prometheus: pick('PROMETHEUS', base.prometheus) }),
     ops: Object.fromEntries(SERVICES.map((service, index) => [service, pick(`OPS_${index}`, base.ops + index)])),
     internal: Object.fromEntries(INTERNAL_SERVICES.map((service, index) => [service, pick(`INTERNAL_${index}`, base.ops + 100 + index)])),
     // The Kubernetes control plane `npm test` starts beside the stack (deploy/cluster/control-plane.mjs),
@@ -222,28 +225,31 @@ export async function startService(stack, service, { name = service, env = {} } 
  * Starts everything. Returns what a user or a test needs: the base URL, the admin key, the
  * certificate to trust, each service's environment and log file, and `stop()`.
  * `webhookSettings` (WEBHOOK_* variables) replace the delivery service's defaults (tests compress its times).
+ * `scrapeIntervalSeconds`: how often Prometheus scrapes the services and evaluates the alerts (tests: 1 s).
  * `images` (service → image name) runs the services and their migrations as containers of those
  * images instead of node on dist/ (tools/images/check.mjs).
  */
-export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info', webhookSettings = {}, images }) {
+export async function startStack({ dataDir, ports, log = (line) => process.stderr.write(`${line}\n`), fast = false, logLevel = 'info', webhookSettings = {}, images, scrapeIntervalSeconds = 15 }) {
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   await ensureInfraInstalled({ log });
-  // Zipkin starts beside Kafka, PostgreSQL and Redis; if one fails, the others stop.
-  const [infraStart, zipkinStart] = await Promise.allSettled([
+  // Zipkin and Prometheus start beside Kafka, PostgreSQL and Redis; if one fails, the others stop.
+  // Prometheus scrapes the ops ports, which answer once the services are up.
+  const started = await Promise.allSettled([
     startInfra({ dataDir: join(dataDir, 'infra'), ports, log, fast }),
     startZipkin({ dataDir: join(dataDir, 'zipkin'), port: ports.zipkin, log }),
+    startPrometheus({ dataDir: join(dataDir, 'prometheus'), port: ports.prometheus, targets: ports.ops, intervalSeconds: scrapeIntervalSeconds, log }),
   ]);
-  if (infraStart.status === 'rejected' || zipkinStart.status === 'rejected') {
-    await Promise.all([infraStart, zipkinStart].map((started) => started.status === 'fulfilled' && started.value.stop()));
-    throw infraStart.reason ?? zipkinStart.reason;
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await Promise.all(started.map((result) => result.status === 'fulfilled' && result.value.stop()));
+    throw failed.reason;
   }
-  const infra = infraStart.value;
-  const zipkin = zipkinStart.value;
+  const [infra, zipkin, prometheus] = started.map((result) => result.value);
   const processes = [];
-  const stack = { dataDir, ports, infra, zipkin, processes, images };
+  const stack = { dataDir, ports, infra, zipkin, prometheus, processes, images };
   stack.stop = async () => {
     await Promise.all(processes.map((service) => stopProcess(service.child)));
-    await Promise.all([infra.stop(), zipkin.stop()]);
+    await Promise.all([infra.stop(), zipkin.stop(), prometheus.stop()]);
   };
   try {
     const secrets = localSecrets(dataDir);

@@ -27,6 +27,7 @@ process.stdout.write(`
   Base URL      ${stack.baseUrl}
   API docs      ${stack.baseUrl}/docs
   Traces        ${stack.zipkin.url}/zipkin/   (Zipkin: every span of every service; docs/TRACES.md)
+  Alerts        ${stack.prometheus.url}/alerts   (Prometheus: the services' metrics and the chart's alerts; docs/RUNBOOKS.md)
   Admin key     ${stack.adminApiKey}   (header X-Admin-Key)
   Certificate   ${stack.caFile}   (self-signed; curl --cacert it)
   Logs          ${dataDir}/logs/

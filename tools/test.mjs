@@ -22,7 +22,8 @@ say(`starting the test stack in ${dataDir}`);
 // 10s,1m,5m,30m,2h), so all five are seen; a rotation's overlap (24h); and how long every
 // attempt must fail before the webhook is deactivated (5d), longer than any other test's failures.
 const webhookSettings = { WEBHOOK_RETRY_SCHEDULE: '500ms,1s,1500ms,2s,2500ms', WEBHOOK_SECRET_OVERLAP: '5s', WEBHOOK_DISABLE_AFTER: '30s' };
-const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line), webhookSettings });
+// Prometheus scrapes and evaluates the alerts every second, so a test sees an alert fire within seconds.
+const stack = await startStack({ dataDir, ports, fast: true, logLevel: 'debug', log: (line) => say(line), webhookSettings, scrapeIntervalSeconds: 1 });
 // A Kubernetes API server for the charts' tests, on the ports after the services' (no node: it runs no pod).
 const controlPlane = await startControlPlane({ dataDir: join(dataDir, 'kubernetes'), ports: ports.kubernetes, log: (line) => say(line) }).catch(async (error) => {
   await stack.stop();
@@ -55,6 +56,7 @@ writeFileSync(stackFile, JSON.stringify({
   caFile: stack.caFile,
   ports,
   zipkinUrl: stack.zipkin.url,
+  prometheusUrl: stack.prometheus.url,
   infra: { databaseUrl: stack.infra.databaseUrl, kafkaBrokers: stack.infra.kafkaBrokers, kafkaSaslSsl: stack.infra.kafkaSaslSsl, redisUrl: stack.infra.redisUrl },
   env: stack.env,
   controlUrl: `http://127.0.0.1:${control.address().port}`,

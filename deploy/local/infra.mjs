@@ -71,6 +71,7 @@ async function doEnsureInstalled(log) {
     if (!redisBin()) m.push({ what: 'redis-server', pkg: 'redis-server' });
     if (!javaBin()) m.push({ what: 'java (JDK/JRE 17+)', pkg: 'default-jre-headless' });
     if (!kafkaLibsComplete() && !which('mvn')) m.push({ what: 'mvn (to fetch the Kafka jars)', pkg: 'maven' });
+    if (!which('prometheus')) m.push({ what: 'prometheus (the local stack scrapes the services and evaluates the alerts)', pkg: 'prometheus' });
     return m;
   };
   let missing = missingBins();
@@ -83,6 +84,9 @@ async function doEnsureInstalled(log) {
       );
     }
     await aptInstall(pkgs, log);
+    // The stack runs its own Prometheus: the package's service, started by the install where
+    // systemd runs, would scrape nothing of it and hold port 9090.
+    if (pkgs.includes('prometheus') && which('systemctl')) await run('systemctl', ['disable', '--now', 'prometheus']);
     missing = missingBins();
     if (missing.length) throw new Error(`still missing after apt-get install: ${missing.map((m) => m.what).join(', ')}`);
   }
@@ -90,7 +94,7 @@ async function doEnsureInstalled(log) {
 }
 
 /**
- * Installs what is missing: postgresql and redis-server through apt-get (root only), the Kafka
+ * Installs what is missing: postgresql, redis-server and prometheus through apt-get (root only), the Kafka
  * jars through Maven into ${XDG_CACHE_HOME:-~/.cache}/trilha/kafka-<version>/libs.
  * Idempotent and quick when everything is there.
  */

@@ -54,6 +54,8 @@ export interface RenderOptions {
   set?: Record<string, string>;
   release?: string;
   namespace?: string;
+  /** API versions the cluster is taken to serve (`--api-versions`), e.g. monitoring.coreos.com/v1/PrometheusRule. */
+  apiVersions?: string[];
 }
 
 /** A scratch copy of helm/ with the dependencies of every chart built. */
@@ -116,6 +118,7 @@ export class Charts {
     const args = ['template', options.release ?? 'trilha', chartDir, '--namespace', options.namespace ?? 'trilha'];
     for (const file of options.values ?? []) args.push('--values', file.startsWith('/') ? file : join(chartDir, file));
     for (const [key, value] of Object.entries(options.set ?? {})) args.push('--set', `${key}=${value}`);
+    for (const apiVersion of options.apiVersions ?? []) args.push('--api-versions', apiVersion);
     return args;
   }
 

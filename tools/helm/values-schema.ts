@@ -322,6 +322,20 @@ const umbrella: Schema = {
         securityContext: k8s('Container securityContext.'),
       }),
     }),
+    monitoring: obj('Alerts and dashboards (docs/DEPLOY.md, "Alerts and dashboards").', {
+      runbookUrl: str('Where docs/RUNBOOKS.md is read; every alert links to it followed by the anchor of its section.', { minLength: 1 }),
+      prometheusRule: obj('The alerts as a PrometheusRule (Prometheus Operator).', {
+        enabled: { enum: ['auto', true, false], description: 'auto: when the cluster serves monitoring.coreos.com/v1; true: always; false: never.' },
+        namespace: str('Its namespace. Empty: the release namespace.'),
+        labels: stringMap('Labels Prometheus selects rules by.'),
+      }),
+      dashboards: obj('Grafana dashboards as ConfigMaps for the Grafana sidecar.', {
+        enabled: bool('Create them.'),
+        namespace: str('Their namespace. Empty: the release namespace.'),
+        labels: stringMap('Labels the Grafana sidecar selects dashboards by (grafana_dashboard: "1").'),
+        annotations: stringMap('Annotations, e.g. the sidecar folder annotation.'),
+      }),
+    }),
   }),
 };
 

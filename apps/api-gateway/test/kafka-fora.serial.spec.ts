@@ -99,11 +99,16 @@ describe('an outage of Kafka degrades delivery, never the API', () => {
       expect(await pendingInOutbox('tracking')).toBeGreaterThanOrEqual(1);
       expect(await pendingInOutbox('gateway')).toBeGreaterThanOrEqual(1);
       expect(receiver.notifications('/kafka-fora')).toEqual([]);
+      // What the alerts read: the outbox's oldest message ages (TrilhaOutboxStuck), and no lag is
+      // measured while the broker does not answer.
+      expect(await metricValue(stack.ports.ops['atendimento-service'], 'trilha_outbox_oldest_message_age_seconds')).toBeGreaterThan(0);
+      expect(await (await fetch(`http://127.0.0.1:${stack.ports.ops['delivery-service']}/metrics`)).text()).not.toMatch(/^trilha_kafka_consumer_lag\{/m);
 
       await startInfra(stack, 'kafka');
       await eventually('the three notifications', () => (receiver.notifications('/kafka-fora').length >= 3 || undefined), 90_000, 200);
       await handledBy(stack.dataDir, 'delivery-service', { type: 'loja.criada', idLoja: outraLoja.body.idLoja });
       await eventually('every outbox drained', async () => ((await pendingInOutbox('atendimento')) + (await pendingInOutbox('gateway')) + (await pendingInOutbox('tracking')) === 0) || undefined, 30_000, 200);
+      expect(await metricValue(stack.ports.ops['atendimento-service'], 'trilha_outbox_oldest_message_age_seconds')).toBe(0);
       // The processes started without Kafka join their consumer groups once Kafka is back.
       for (const opsPort of [atendimentoOps, gatewayOps]) {
         await eventually(`the replica on ${opsPort} ready, consuming`, async () => (await readiness(opsPort))?.status === 'ready' || undefined, 60_000, 200);

@@ -9,6 +9,7 @@ import { MessageConsumer } from './inbox/message-consumer';
 import { ParkedMessages } from './inbox/parked-messages';
 import { createKafka } from './kafka';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { measureOutboxAge } from './outbox/outbox-age';
 import type { Projection } from './projections/projection';
 import type { ServiceDefinition } from './service-definition';
 import type { DomainEvent } from './stored-event';
@@ -59,6 +60,7 @@ export class EventStoreModule {
         useFactory: (dataSource: DataSource, instances: Projection<E>[], relay: OutboxRelay) => {
           const store = new EventStore<E>(dataSource, options.service.routing, instances);
           store.onOutboxCommit(() => relay.wake());
+          measureOutboxAge(dataSource);
           return store;
         },
         inject: [getDataSourceToken(), PROJECTIONS, OutboxRelay],

@@ -6,6 +6,7 @@ import { AtivarWebhookHttpController } from './ativar-webhook/ativar-webhook.htt
 import { CifrarSegredosAoIniciar } from './cifrar-segredos/cifrar-segredos';
 import { ConsultarWebhookHandler } from './consultar-webhook/consultar-webhook.handler';
 import { ConsultarWebhookHttpController } from './consultar-webhook/consultar-webhook.http.controller';
+import { measureDeliveries } from './despachar-entregas/delivery-metrics';
 import { Despachante, LEASE_MS } from './despachar-entregas/despachante';
 import { EntregasDevidas } from './despachar-entregas/entregas-devidas';
 import { ListarEntregasHandler } from './listar-entregas/listar-entregas.handler';
@@ -97,7 +98,10 @@ export class DeliveryModule {
         CifrarSegredosAoIniciar,
         {
           provide: EntregasDevidas,
-          useFactory: (dataSource: DataSource) => new EntregasDevidas(dataSource, options.agendaMs, LEASE_MS, options.desativarAposMs),
+          useFactory: (dataSource: DataSource) => {
+            measureDeliveries(dataSource);
+            return new EntregasDevidas(dataSource, options.agendaMs, LEASE_MS, options.desativarAposMs);
+          },
           inject: [getDataSourceToken()],
         },
         {

@@ -1,7 +1,7 @@
 import type { RouteInfo } from '@nestjs/common/interfaces';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LISTENER_TIMEOUTS, listenerTimeoutOptions, requestLogHook, secretRouteHook, traceRequestHook } from '@trilha/observability';
+import { LISTENER_TIMEOUTS, listenerTimeoutOptions, requestLogHook, requestMetricsHook, secretRouteHook, traceRequestHook } from '@trilha/observability';
 import { acceptJsonBodies, MAX_BODY_BYTES } from './json-body';
 import { ProblemDetailsFilter } from './problem.filter';
 import { problem, sendProblem } from './problem';
@@ -62,8 +62,8 @@ export function httpAdapter(options: { https?: { cert: Buffer; key: Buffer }; tr
  * request continuing the caller's `traceparent`, request ids, a log line per request (both
  * without the values of the routes' secret parameters),
  * JSON bodies up to 1 MiB, strict validation, RFC 9457 problems, the /v1 prefix. The public
- * gateway adds HTTPS only and its security headers; services' internal ports are reached
- * through the gateway.
+ * gateway adds HTTPS only, its security headers and the API's request metrics (the measure of
+ * its SLOs); services' internal ports are reached through the gateway.
  * Create the app with `bodyParser: false`: the parser here turns its errors into problems.
  */
 export function configureHttp(app: NestFastifyApplication, options: { httpsOnly: boolean; prefixExclude?: (string | RouteInfo)[] }): void {
@@ -72,7 +72,7 @@ export function configureHttp(app: NestFastifyApplication, options: { httpsOnly:
   fastify.addHook('onRequest', traceRequestHook);
   fastify.addHook('onRequest', requestIdHook);
   fastify.addHook('onRequest', requestLogHook);
-  if (options.httpsOnly) fastify.addHook('onRequest', securityHeadersHook).addHook('onRequest', httpsOnlyHook);
+  if (options.httpsOnly) fastify.addHook('onRequest', requestMetricsHook).addHook('onRequest', securityHeadersHook).addHook('onRequest', httpsOnlyHook);
   acceptJsonBodies(fastify);
   app.setGlobalPrefix(API_PREFIX, { exclude: options.prefixExclude ?? [] });
   app.useGlobalPipes(strictValidationPipe());

@@ -3,4 +3,5 @@ export * from './request-context';
 export * from './logging';
 export * from './logged-url';
 export * from './ops-server';
+export * from './request-metrics';
 export * from './listener-timeouts';

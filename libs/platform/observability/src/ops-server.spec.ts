@@ -36,4 +36,11 @@ describe('the ops port’s /readyz', () => {
     [database, kafka] = [() => new Promise<void>(() => undefined), down('down')];
     expect(await readyz()).toEqual({ status: 503, body: { status: 'not ready', checks: { database: 'timed out after 2000 ms', kafka: 'down' } } });
   });
+
+  it('publishes what every check answered on /metrics, for the alerts', async () => {
+    [database, kafka] = [down('ECONNREFUSED'), ok];
+    const metrics = await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`)).text();
+    expect(metrics).toContain('trilha_readiness_check{check="database"} 0');
+    expect(metrics).toContain('trilha_readiness_check{check="kafka"} 1');
+  });
 });

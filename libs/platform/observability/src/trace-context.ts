@@ -97,6 +97,11 @@ export function setServerRoute(request: FastifyRequest, route: string): void {
   resolvedRoutes.set(request, route);
 }
 
+/** The route template a request matched (the resolved one, else the router's), never its raw URL; undefined when none matched. */
+export function serverRoute(request: FastifyRequest): string | undefined {
+  return resolvedRoutes.get(request) ?? request.routeOptions.url;
+}
+
 /**
  * Fastify `onRequest` hook: each request runs inside its server span, continuing the caller's
  * W3C `traceparent`, so its log lines, its forwarded calls and the events it writes share the
@@ -111,7 +116,7 @@ export function traceRequestHook(request: FastifyRequest, reply: FastifyReply, d
   if (span.isRecording()) {
     span.setAttributes({ 'http.request.method': request.method, 'url.path': loggedUrl(request.url.split('?')[0]) });
     reply.raw.once('finish', () => {
-      const route = resolvedRoutes.get(request) ?? request.routeOptions.url;
+      const route = serverRoute(request);
       if (route) span.updateName(`${request.method} ${route}`).setAttribute('http.route', route);
       span.setAttribute('http.response.status_code', reply.statusCode);
       if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

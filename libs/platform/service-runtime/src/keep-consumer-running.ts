@@ -2,10 +2,13 @@ import type { INestMicroservice } from '@nestjs/common';
 import type { Consumer, ConsumerCrashEvent, Kafka, Producer } from 'kafkajs';
 import { Gauge } from 'prom-client';
 
-const consumerRunning = new Gauge({
-  name: 'trilha_kafka_consumer_running',
-  help: 'Whether the service’s Kafka consumer is in its group (1) or stopped, starting or being started again (0)',
-});
+let consumerRunning: Gauge | undefined;
+/** Registered by the first consumer kept running, so a service that consumes nothing (tracking) reports no consumer. */
+const consumerRunningGauge = () =>
+  (consumerRunning ??= new Gauge({
+    name: 'trilha_kafka_consumer_running',
+    help: 'Whether the service’s Kafka consumer is in its group (1) or stopped, starting or being started again (0)',
+  }));
 
 export interface RestartLogger {
   warn(message: string): void;
@@ -35,7 +38,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
   let running = false;
   const setRunning = (value: boolean) => {
     running = value;
-    consumerRunning.set(value ? 1 : 0);
+    consumerRunningGauge().set(value ? 1 : 0);
   };
   setRunning(false);
 

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type DomainEvent } from '@trilha/event-store';
 import { startOpsServer } from '@trilha/observability';
+import { measureConsumerLag } from './consumer-lag';
 import { createTopics } from './create-topics';
 import { keepConsumerRunning } from './keep-consumer-running';
 import { kafkaReachability } from './kafka-reachability';
@@ -47,7 +48,8 @@ export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): P
   // From here on Nest's shutdown hooks close the app in order.
   process.removeListener('SIGTERM', exitBeforeStart).removeListener('SIGINT', exitBeforeStart);
   const logger = new NestLogger(spec.service.name);
-  const consumer = spec.service.consumes.length > 0 ? connectConsumer(app, spec) : undefined;
+  const consumerGroup = spec.consumer?.groupId ?? spec.service.name;
+  const consumer = spec.service.consumes.length > 0 ? connectConsumer(app, spec, consumerGroup) : undefined;
   await app.init();
   // One attempt per check: the probes and scrapes repeat it, and a check must not sit in a
   // retry back-off while Kafka is already back.
@@ -57,6 +59,7 @@ export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): P
   // reads store events from the latest offset on). While it does not, the service serves
   // without them: its writes wait in the outbox, and the consumers start once Kafka is back.
   const consumerRun = consumer && keepConsumerRunning(consumer, logger);
+  if (consumer) measureConsumerLag(admin, consumerGroup, spec.service.consumes);
   if (consumerRun) {
     const reachable = await kafkaAnswers().then(
       () => true,
@@ -91,13 +94,13 @@ export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): P
 }
 
 /**
- * The Kafka consumer of the app's message controllers, in the group `spec.consumer` names (the
- * service's own by default). The topics they read must be the ones the service's definition
+ * The Kafka consumer of the app's message controllers, in `groupId` (the one `spec.consumer`
+ * names, the service's own by default). The topics they read must be the ones the service's definition
  * declares: a controller added without a declaration, or a declaration left without a
  * controller, stops the start.
  */
-function connectConsumer<E extends DomainEvent>(app: INestApplication, spec: ServiceSpec<E>): INestMicroservice {
-  const { groupId = spec.service.name, fromBeginning = true, partitions = 1, fetchMinBytes = 1 } = spec.consumer ?? {};
+function connectConsumer<E extends DomainEvent>(app: INestApplication, spec: ServiceSpec<E>, groupId: string): INestMicroservice {
+  const { fromBeginning = true, partitions = 1, fetchMinBytes = 1 } = spec.consumer ?? {};
   const server = new KafkaServer({
     postfixId: '',
     client: kafkaClientConfig(spec.kafka, groupId),

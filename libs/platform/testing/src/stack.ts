@@ -15,6 +15,7 @@ export interface TestStack {
     postgres: number;
     redis: number;
     zipkin: number;
+    prometheus: number;
     ops: Record<string, number>;
     internal: Record<string, number>;
   };
@@ -28,6 +29,8 @@ export interface TestStack {
   env: Record<string, Record<string, string>>;
   /** The stack's Zipkin (deploy/local/zipkin.mjs): UI at /zipkin/, API at /api/v2/. */
   zipkinUrl: string;
+  /** The stack's Prometheus (deploy/local/prometheus.mjs): scrapes the ops ports and evaluates the chart's alerts every second. */
+  prometheusUrl: string;
   /** tools/test.mjs's control endpoint: POST /stop/<kafka|postgres|redis>, /start/<…>, /restart/<…>?downMs=… */
   controlUrl: string;
   /** Schemathesis' `st` command (tools/schemathesis.mjs). */

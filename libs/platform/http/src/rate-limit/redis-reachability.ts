@@ -1,9 +1,15 @@
 import { Gauge } from 'prom-client';
 
-const reachableGauge = new Gauge({
-  name: 'trilha_rate_limit_redis_reachable',
-  help: 'Whether the Redis of the shared rate-limit counters answers (1), or this replica counts on its own (0)',
-});
+let reachableGauge: Gauge | undefined;
+/**
+ * Registered by the first RedisReachability, so only a process that uses Redis (the gateway)
+ * reports on it: a service without Redis would otherwise show it unreachable, and alert.
+ */
+const gauge = () =>
+  (reachableGauge ??= new Gauge({
+    name: 'trilha_rate_limit_redis_reachable',
+    help: 'Whether the Redis of the shared rate-limit counters answers (1), or this replica counts on its own (0)',
+  }));
 
 /**
  * Whether the rate limits' Redis answers, as a PING says: one every `everyMs`, and one at once
@@ -19,7 +25,7 @@ export class RedisReachability {
   private timer?: NodeJS.Timeout;
 
   constructor(private readonly ping: () => Promise<unknown>, private readonly everyMs = 1000) {
-    reachableGauge.set(0);
+    gauge().set(0);
   }
 
   get reachable(): boolean {
@@ -51,11 +57,11 @@ export class RedisReachability {
     try {
       await this.ping();
       this.answering = true;
-      reachableGauge.set(1);
+      gauge().set(1);
     } catch (error) {
       this.answering = false;
       this.lastError = (error as Error).message;
-      reachableGauge.set(0);
+      gauge().set(0);
     } finally {
       this.probing = false;
     }
