@@ -3,6 +3,7 @@ export * from './database';
 export * from './decider';
 export * from './event-store';
 export * from './event-store.module';
+export * from './inbox/consumer-membership';
 export * from './inbox/kafka-server';
 export * from './inbox/message-consumer';
 export * from './kafka';

@@ -1,11 +1,6 @@
 import type { INestMicroservice } from '@nestjs/common';
 import type { Consumer, ConsumerCrashEvent, Kafka, Producer } from 'kafkajs';
-import { Gauge } from 'prom-client';
-
-const consumerRunning = new Gauge({
-  name: 'trilha_kafka_consumer_running',
-  help: 'Whether the service’s Kafka consumer is in its group (1) or stopped, starting or being started again (0)',
-});
+import type { ConsumerMembership } from '@trilha/event-store';
 
 export interface RestartLogger {
   warn(message: string): void;
@@ -15,7 +10,7 @@ export interface RestartLogger {
 export interface ConsumerRun {
   /** Settles (never rejects) once the first start has run or failed. */
   firstStart: Promise<void>;
-  /** For /readyz: rejects while the consumer is not in its group. */
+  /** For /readyz: rejects, saying why, while the consumer is not in its group. */
   check(): Promise<void>;
   /** Ends the watch, for shutdown. */
   stop(): void;
@@ -28,24 +23,34 @@ export interface ConsumerRun {
  * broker is still down), leaving a service that answers requests but never consumes again. Either
  * way this starts the server anew, backing off from `firstDelayMs` to 30 s, until it runs; the
  * service meanwhile serves requests and its outbox keeps what they write.
+ *
+ * It tells `membership` when the consumer is in its group: after a join (the server's start,
+ * kafkajs' own restart, a rebalance), once the first fetch has resolved its offsets; out of it
+ * from a rebalance or a crash on.
  */
-export function keepConsumerRunning(microservice: INestMicroservice, logger: RestartLogger, firstDelayMs = 1000): ConsumerRun {
+export function keepConsumerRunning(microservice: INestMicroservice, membership: ConsumerMembership, logger: RestartLogger, firstDelayMs = 1000): ConsumerRun {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  const setRunning = (value: boolean) => {
-    running = value;
-    consumerRunning.set(value ? 1 : 0);
-  };
-  setRunning(false);
+  let state = 'joining its group';
+  membership.left();
 
   const watch = () => {
     const [, consumer] = microservice.unwrap<[Kafka, Consumer, Producer]>();
-    setRunning(true);
-    // kafkajs restarts a consumer after a retriable crash, and rejoins after a rebalance.
-    consumer.on(consumer.events.GROUP_JOIN, () => setRunning(true));
+    // The server's start resolves once the consumer joined; its first fetch comes after.
+    let joined = true;
+    consumer.on(consumer.events.GROUP_JOIN, () => (joined = true));
+    consumer.on(consumer.events.FETCH, () => {
+      if (!joined) return;
+      joined = false;
+      membership.joined();
+    });
+    consumer.on(consumer.events.REBALANCING, () => {
+      state = 'rejoining its group (rebalance)';
+      membership.left();
+    });
     consumer.on(consumer.events.CRASH, ({ payload }: ConsumerCrashEvent) => {
-      setRunning(false);
+      state = `rejoining its group (${payload.error.message})`;
+      membership.left();
       if (payload.restart || stopped) return; // kafkajs restarts it itself
       logger.error(`Kafka consumer ${payload.groupId} stopped for good (${payload.error.message}): starting it again`);
       scheduleStart(firstDelayMs);
@@ -54,6 +59,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
 
   /** Starts the server; the error when it could not. */
   const tryStart = async (): Promise<Error | undefined> => {
+    state = 'joining its group';
     try {
       await microservice.listen();
       watch();
@@ -65,6 +71,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
 
   const retry = (error: Error, delayMs: number) => {
     logger.error(`starting the Kafka consumer failed (${error.message}); retrying in ${delayMs} ms`);
+    state = `not started (${error.message}); retrying`;
     scheduleStart(delayMs);
   };
 
@@ -84,7 +91,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
   return {
     firstStart: tryStart().then((error) => error && retry(error, firstDelayMs)),
     check: async () => {
-      if (!running) throw new Error('not in its group: starting');
+      if (!membership.inGroup) throw new Error(state);
     },
     stop: () => {
       stopped = true;
