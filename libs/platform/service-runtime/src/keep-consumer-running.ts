@@ -2,6 +2,8 @@ import type { INestMicroservice } from '@nestjs/common';
 import type { Consumer, ConsumerCrashEvent, Kafka, Producer } from 'kafkajs';
 import type { ConsumerMembership } from '@trilha/event-store';
 
+const MAX_DELAY_MS = 5000;
+
 export interface RestartLogger {
   warn(message: string): void;
   error(message: string): void;
@@ -21,8 +23,10 @@ export interface ConsumerRun {
  * unreachable, and kafkajs restarts a crashed consumer only when the cause is retriable: around a
  * broker restart it can give up for good instead ("Failed to find group coordinator" while the
  * broker is still down), leaving a service that answers requests but never consumes again. Either
- * way this starts the server anew, backing off from `firstDelayMs` to 30 s, until it runs; the
- * service meanwhile serves requests and its outbox keeps what they write.
+ * way this starts the server anew, backing off from `firstDelayMs` to 5 s (a failed attempt
+ * costs one refused connection; a longer wait would only delay consumption once Kafka is back,
+ * as the outbox relay's back-off does not), until it runs; the service meanwhile serves requests
+ * and its outbox keeps what they write.
  *
  * It tells `membership` when the consumer is in its group: after a join (the server's start,
  * kafkajs' own restart, a rebalance), once the first fetch has resolved its offsets; out of it
@@ -83,7 +87,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, membership:
       const [, consumer, producer] = microservice.unwrap<[Kafka, Consumer, Producer]>();
       await Promise.all([consumer.disconnect(), producer.disconnect()]).catch(() => undefined);
       const error = await tryStart();
-      if (error) retry(error, Math.min(delayMs * 2, 30_000));
+      if (error) retry(error, Math.min(delayMs * 2, MAX_DELAY_MS));
       else logger.warn('Kafka consumer started again');
     }, delayMs);
   };
