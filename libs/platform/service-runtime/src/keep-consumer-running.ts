@@ -10,7 +10,7 @@ export interface RestartLogger {
 }
 
 export interface ConsumerRun {
-  /** Settles (never rejects) once the first start has run or failed. */
+  /** Settles (never rejects) once the first start has joined or failed; the service does not wait for it. */
   firstStart: Promise<void>;
   /** For /readyz: rejects, saying why, while the consumer is not in its group. */
   check(): Promise<void>;
