@@ -23,10 +23,10 @@ export interface ConsumerRun {
  * unreachable, and kafkajs restarts a crashed consumer only when the cause is retriable: around a
  * broker restart it can give up for good instead ("Failed to find group coordinator" while the
  * broker is still down), leaving a service that answers requests but never consumes again. Either
- * way this starts the server anew, backing off from `firstDelayMs` to 5 s (a failed attempt
- * costs one refused connection; a longer wait would only delay consumption once Kafka is back,
- * as the outbox relay's back-off does not), until it runs; the service meanwhile serves requests
- * and its outbox keeps what they write.
+ * way this starts the server anew, backing off from `firstDelayMs` to 5 s as the outbox relay
+ * does (a failed attempt costs a refused connection; a longer wait only delays consumption once
+ * Kafka is back), until it runs; the service meanwhile serves requests and its outbox keeps
+ * what they write.
  *
  * It tells `membership` when the consumer is in its group: after a join (the server's start,
  * kafkajs' own restart, a rebalance), once the first fetch has resolved its offsets; out of it
