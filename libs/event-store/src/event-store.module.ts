@@ -5,6 +5,7 @@ import type { KafkaConnection } from '@trilha/config';
 import { dataSourceOptions, ensureSchema, type ServiceDatabase } from './database';
 import { EventStore } from './event-store';
 import { ExpiredIdempotencyKeys } from './idempotency/expired-idempotency-keys';
+import { ConsumerMembership } from './inbox/consumer-membership';
 import { MessageConsumer } from './inbox/message-consumer';
 import { ParkedMessages } from './inbox/parked-messages';
 import { createKafka } from './kafka';
@@ -42,7 +43,7 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnApplicationShutd
 
 /**
  * A service's persistence and messaging: its PostgreSQL schema (migrated), the event store,
- * the outbox relay and the inbox consumer. Every service imports it once.
+ * the outbox relay, the inbox consumer and its group membership. Every service imports it once.
  */
 @Module({})
 export class EventStoreModule {
@@ -67,6 +68,7 @@ export class EventStoreModule {
       },
       { provide: MessageConsumer, useFactory: (dataSource: DataSource) => new MessageConsumer(dataSource), inject: [getDataSourceToken()] },
       { provide: ParkedMessages, useFactory: (dataSource: DataSource) => new ParkedMessages(dataSource), inject: [getDataSourceToken()] },
+      { provide: ConsumerMembership, useValue: new ConsumerMembership() },
       OutboxRelayLifecycle,
       ExpiredIdempotencyKeys,
     ];
@@ -85,7 +87,7 @@ export class EventStoreModule {
         }),
       ],
       providers,
-      exports: [EventStore, MessageConsumer, ParkedMessages, PROJECTIONS, TypeOrmModule],
+      exports: [EventStore, MessageConsumer, ParkedMessages, ConsumerMembership, PROJECTIONS, TypeOrmModule],
     };
   }
 }

@@ -4,6 +4,7 @@ export * from './decider';
 export * from './event-store';
 export * from './event-store.module';
 export * from './idempotency/idempotente.decorator';
+export * from './inbox/consumer-membership';
 export * from './inbox/kafka-server';
 export * from './inbox/message-consumer';
 export * from './kafka';

@@ -1,14 +1,8 @@
 import type { INestMicroservice } from '@nestjs/common';
 import type { Consumer, ConsumerCrashEvent, Kafka, Producer } from 'kafkajs';
-import { Gauge } from 'prom-client';
+import type { ConsumerMembership } from '@trilha/event-store';
 
-let consumerRunning: Gauge | undefined;
-/** Registered by the first consumer kept running, so a service that consumes nothing (tracking) reports no consumer. */
-const consumerRunningGauge = () =>
-  (consumerRunning ??= new Gauge({
-    name: 'trilha_kafka_consumer_running',
-    help: 'Whether the service’s Kafka consumer is in its group (1) or stopped, starting or being started again (0)',
-  }));
+const MAX_DELAY_MS = 5000;
 
 export interface RestartLogger {
   warn(message: string): void;
@@ -16,9 +10,9 @@ export interface RestartLogger {
 }
 
 export interface ConsumerRun {
-  /** Settles (never rejects) once the first start has run or failed. */
+  /** Settles (never rejects) once the first start has joined or failed; the service does not wait for it. */
   firstStart: Promise<void>;
-  /** For /readyz: rejects while the consumer is not in its group. */
+  /** For /readyz: rejects, saying why, while the consumer is not in its group. */
   check(): Promise<void>;
   /** Ends the watch, for shutdown. */
   stop(): void;
@@ -29,26 +23,38 @@ export interface ConsumerRun {
  * unreachable, and kafkajs restarts a crashed consumer only when the cause is retriable: around a
  * broker restart it can give up for good instead ("Failed to find group coordinator" while the
  * broker is still down), leaving a service that answers requests but never consumes again. Either
- * way this starts the server anew, backing off from `firstDelayMs` to 30 s, until it runs; the
- * service meanwhile serves requests and its outbox keeps what they write.
+ * way this starts the server anew, backing off from `firstDelayMs` to 5 s as the outbox relay
+ * does (a failed attempt costs a refused connection; a longer wait only delays consumption once
+ * Kafka is back), until it runs; the service meanwhile serves requests and its outbox keeps
+ * what they write.
+ *
+ * It tells `membership` when the consumer is in its group: after a join (the server's start,
+ * kafkajs' own restart, a rebalance), once the first fetch has resolved its offsets; out of it
+ * from a rebalance or a crash on.
  */
-export function keepConsumerRunning(microservice: INestMicroservice, logger: RestartLogger, firstDelayMs = 1000): ConsumerRun {
+export function keepConsumerRunning(microservice: INestMicroservice, membership: ConsumerMembership, logger: RestartLogger, firstDelayMs = 1000): ConsumerRun {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  const setRunning = (value: boolean) => {
-    running = value;
-    consumerRunningGauge().set(value ? 1 : 0);
-  };
-  setRunning(false);
+  let state = 'joining its group';
+  membership.left();
 
   const watch = () => {
     const [, consumer] = microservice.unwrap<[Kafka, Consumer, Producer]>();
-    setRunning(true);
-    // kafkajs restarts a consumer after a retriable crash, and rejoins after a rebalance.
-    consumer.on(consumer.events.GROUP_JOIN, () => setRunning(true));
+    // The server's start resolves once the consumer joined; its first fetch comes after.
+    let joined = true;
+    consumer.on(consumer.events.GROUP_JOIN, () => (joined = true));
+    consumer.on(consumer.events.FETCH, () => {
+      if (!joined) return;
+      joined = false;
+      membership.joined();
+    });
+    consumer.on(consumer.events.REBALANCING, () => {
+      state = 'rejoining its group (rebalance)';
+      membership.left();
+    });
     consumer.on(consumer.events.CRASH, ({ payload }: ConsumerCrashEvent) => {
-      setRunning(false);
+      state = `rejoining its group (${payload.error.message})`;
+      membership.left();
       if (payload.restart || stopped) return; // kafkajs restarts it itself
       logger.error(`Kafka consumer ${payload.groupId} stopped for good (${payload.error.message}): starting it again`);
       scheduleStart(firstDelayMs);
@@ -57,6 +63,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
 
   /** Starts the server; the error when it could not. */
   const tryStart = async (): Promise<Error | undefined> => {
+    state = 'joining its group';
     try {
       await microservice.listen();
       watch();
@@ -68,6 +75,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
 
   const retry = (error: Error, delayMs: number) => {
     logger.error(`starting the Kafka consumer failed (${error.message}); retrying in ${delayMs} ms`);
+    state = `not started (${error.message}); retrying`;
     scheduleStart(delayMs);
   };
 
@@ -79,7 +87,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
       const [, consumer, producer] = microservice.unwrap<[Kafka, Consumer, Producer]>();
       await Promise.all([consumer.disconnect(), producer.disconnect()]).catch(() => undefined);
       const error = await tryStart();
-      if (error) retry(error, Math.min(delayMs * 2, 30_000));
+      if (error) retry(error, Math.min(delayMs * 2, MAX_DELAY_MS));
       else logger.warn('Kafka consumer started again');
     }, delayMs);
   };
@@ -87,7 +95,7 @@ export function keepConsumerRunning(microservice: INestMicroservice, logger: Res
   return {
     firstStart: tryStart().then((error) => error && retry(error, firstDelayMs)),
     check: async () => {
-      if (!running) throw new Error('not in its group: starting');
+      if (!membership.inGroup) throw new Error(state);
     },
     stop: () => {
       stopped = true;

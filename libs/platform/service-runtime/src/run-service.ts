@@ -3,7 +3,7 @@ import { Kafka, Partitioners } from 'kafkajs';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import { dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type DomainEvent } from '@trilha/event-store';
+import { ConsumerMembership, dataSourceOptions, KafkaServer, kafkaClientConfig, migrate, rebuildProjections, type DomainEvent } from '@trilha/event-store';
 import { startOpsServer } from '@trilha/observability';
 import { measureConsumerLag } from './consumer-lag';
 import { createTopics } from './create-topics';
@@ -17,9 +17,9 @@ import type { ServiceCommand, ServiceSpec } from './service-spec';
  * `main.js rebuild-projections [name…]` rebuilds read models from the event log and exits;
  * `main.js parked list [--all]` and `main.js parked replay [id…]` show and replay the Kafka
  * messages the service's consumers parked; `main.js <command>` runs one of the service's own
- * `commands` and exits; otherwise the app initialises, then its Kafka consumers
- * start (never before the app is ready; while Kafka does not answer, in the background, until it
- * does), then its ports open. SIGTERM and SIGINT close everything in reverse order.
+ * `commands` and exits; otherwise the app initialises (its database reached), its ports open,
+ * and its Kafka consumer joins its group in the background (never before the app is ready;
+ * while Kafka does not answer, until it does). SIGTERM and SIGINT close everything in reverse order.
  */
 export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): Promise<void> {
   if (process.argv[2] === 'migrate') {
@@ -55,21 +55,12 @@ export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): P
   // retry back-off while Kafka is already back.
   const admin = new Kafka({ ...kafkaClientConfig(spec.kafka, `${spec.service.name}-readiness`), retry: { retries: 0 } }).admin();
   const kafkaAnswers = kafkaReachability(admin);
-  // While Kafka answers, the service is ready only once its consumers run (a gateway replica
-  // reads store events from the latest offset on). While it does not, the service serves
-  // without them: its writes wait in the outbox, and the consumers start once Kafka is back.
-  const consumerRun = consumer && keepConsumerRunning(consumer, logger);
+  // The consumer joins its group in the background: the service serves as soon as its database
+  // answers (a restarted process's group may wait for its dead predecessor's session to end).
+  // Meanwhile /readyz says `degraded` with the consumer's state, and what the consumer feeds
+  // knows it is not in its group yet (`ConsumerMembership`).
+  const consumerRun = consumer && keepConsumerRunning(consumer, app.get(ConsumerMembership), logger);
   if (consumer) measureConsumerLag(admin, consumerGroup, spec.service.consumes);
-  if (consumerRun) {
-    const reachable = await kafkaAnswers().then(
-      () => true,
-      (error: Error) => {
-        logger.warn(`Kafka does not answer (${error.message}): serving without consuming until it does`);
-        return false;
-      },
-    );
-    if (reachable) await consumerRun.firstStart;
-  }
 
   const dataSource = app.get<DataSource>(getDataSourceToken());
   const ops = await startOpsServer({ port: spec.opsPort, host: spec.listenAddress }, {
@@ -94,6 +85,18 @@ export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): P
 }
 
 /**
+ * How long a consumer group waits for a member (docs/ARCHITECTURE.md, failure modes). A member
+ * that stops heartbeating (killed, hung) leaves its group after `sessionTimeout`: until then a
+ * rebalance (a restarted process joining, a replica added) holds every member of the group,
+ * so this bounds the pause one crash causes. 6 s is the broker's smallest allowed session
+ * (`group.min.session.timeout.ms`, 6 s by default). kafkajs heartbeats between batches only,
+ * at most every `heartbeatInterval`: a batch that holds the consumer longer than the session
+ * (a database outage, where handlers retry) costs a rebalance, and its redelivery is absorbed
+ * by the inbox. A live member rejoins a rebalance within `rebalanceTimeout` or is dropped.
+ */
+const GROUP_TIMEOUTS = { sessionTimeout: 6000, heartbeatInterval: 1000, rebalanceTimeout: 10_000 };
+
+/**
  * The Kafka consumer of the app's message controllers, in `groupId` (the one `spec.consumer`
  * names, the service's own by default). The topics they read must be the ones the service's definition
  * declares: a controller added without a declaration, or a declaration left without a
@@ -108,7 +111,7 @@ function connectConsumer<E extends DomainEvent>(app: INestApplication, spec: Ser
     // one waits up to 500 ms on the broker (Kafka's own defaults): a lone event is read at
     // once, and an idle consumer asks twice a second. Every fetch costs the broker CPU
     // whether it brings anything or not (docs/BENCHMARKS.md, the event pipeline against its ceiling).
-    consumer: { groupId, allowAutoTopicCreation: false, minBytes: fetchMinBytes, maxWaitTimeInMs: 500 },
+    consumer: { groupId, allowAutoTopicCreation: false, minBytes: fetchMinBytes, maxWaitTimeInMs: 500, ...GROUP_TIMEOUTS },
     subscribe: { fromBeginning },
     // Offsets are committed once a second rather than after every fetch: a redelivery
     // after a crash is absorbed by the inbox, and the broker is spared a request per message.

@@ -1,9 +1,17 @@
 import type { DataSource } from 'typeorm';
 import type { LojaMessage } from '@trilha/contracts';
+import { ConsumerMembership } from '@trilha/event-store';
 import { LojaStatusCache } from './loja-status.cache';
 
 /** The read model as the cache loads it: the store as it was committed. */
 const readModel = (ativa: boolean) => ({ query: async () => [{ ativa, tokens_revogados_antes: null }] }) as unknown as DataSource;
+
+/** A consumer in its group, unless told. */
+function membership(inGroup = true): ConsumerMembership {
+  const membership = new ConsumerMembership();
+  if (inGroup) membership.joined();
+  return membership;
+}
 
 const envelope = { schemaVersion: 1, occurredAt: '2026-03-01T10:00:00.000Z', idLoja: 7, correlationId: 'c', causationId: null, traceparent: null };
 const criada = { ...envelope, id: 'e1', type: 'loja.criada', data: { idLoja: 7, nome: 'Loja', criadaEm: '2026-03-01T10:00:00.000Z' } } as LojaMessage;
@@ -13,7 +21,7 @@ const rotacionado = { ...envelope, id: 'e4', type: 'loja.codigo.rotacionado', da
 
 describe('LojaStatusCache', () => {
   it('passes over the Kafka messages of a store older than its own command’s event, then follows Kafka again', async () => {
-    const cache = new LojaStatusCache(readModel(true));
+    const cache = new LojaStatusCache(readModel(true), membership());
     await cache.get(7);
     cache.applyOwn({ id: desativada.id, type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-03-01T10:00:01.000Z' } });
     // The store's creation, read from Kafka after this replica deactivated it, changes nothing.
@@ -29,7 +37,7 @@ describe('LojaStatusCache', () => {
   it('keeps an event applied while its read of the database was on its way', async () => {
     let answer: (rows: object[]) => void = () => undefined;
     const slowReadModel = { query: () => new Promise((resolve) => (answer = resolve)) } as unknown as DataSource;
-    const cache = new LojaStatusCache(slowReadModel);
+    const cache = new LojaStatusCache(slowReadModel, membership());
     const reading = cache.get(7);
     cache.applyOwn({ id: desativada.id, type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-03-01T10:00:01.000Z' } });
     answer([{ ativa: true, tokens_revogados_antes: null }]); // what the database had before the command committed
@@ -39,7 +47,7 @@ describe('LojaStatusCache', () => {
   });
 
   it('revokes the tokens issued before a code rotation, keeping the store active', async () => {
-    const cache = new LojaStatusCache(readModel(true));
+    const cache = new LojaStatusCache(readModel(true), membership());
     await cache.get(7);
     cache.applyFromKafka(rotacionado);
     expect(await cache.get(7)).toEqual({ ativa: true, tokensRevogadosAntes: '2026-03-01T10:00:03.000Z' });
@@ -48,7 +56,7 @@ describe('LojaStatusCache', () => {
   it('reads again a store it did not hold when a code rotation came while its read was on its way', async () => {
     const answers: ((rows: object[]) => void)[] = [];
     const readModelAnsweringLater = { query: () => new Promise((resolve) => answers.push(resolve)) } as unknown as DataSource;
-    const cache = new LojaStatusCache(readModelAnsweringLater);
+    const cache = new LojaStatusCache(readModelAnsweringLater, membership());
     const reading = cache.get(7);
     cache.applyFromKafka(rotacionado);
     answers[0]([{ ativa: true, tokens_revogados_antes: null }]); // what the database had before the rotation committed
@@ -59,9 +67,53 @@ describe('LojaStatusCache', () => {
   });
 
   it('applies Kafka messages in order when it has no command of its own pending', async () => {
-    const cache = new LojaStatusCache(readModel(true));
+    const cache = new LojaStatusCache(readModel(true), membership());
     cache.applyFromKafka(criada);
     cache.applyFromKafka(desativada);
     expect(await cache.get(7)).toMatchObject({ ativa: false, tokensRevogadosAntes: '2026-03-01T10:00:01.000Z' });
+  });
+
+  describe('while its consumer is not in its group', () => {
+    /** A read model whose store can be deactivated behind the cache's back, counting its reads. */
+    function changingReadModel() {
+      const store = { ativa: true, reads: 0 };
+      const dataSource = { query: async () => (store.reads++, [{ ativa: store.ativa, tokens_revogados_antes: null }]) } as unknown as DataSource;
+      return { store, dataSource };
+    }
+
+    it('reads the database on every request, and trusts its entries again once the consumer joins', async () => {
+      const { store, dataSource } = changingReadModel();
+      const consumer = membership(false);
+      const cache = new LojaStatusCache(dataSource, consumer);
+      expect(await cache.get(7)).toMatchObject({ ativa: true });
+      // A deactivation its consumer will never read (published before the group's offsets were resolved).
+      store.ativa = false;
+      expect(await cache.get(7)).toMatchObject({ ativa: false });
+      expect(store.reads).toBe(2);
+      consumer.joined();
+      await cache.get(7);
+      await cache.get(7);
+      expect(store.reads).toBe(3);
+    });
+
+    it('forgets every entry when the consumer (re)joins, and reads again what was read across the join', async () => {
+      const { store, dataSource } = changingReadModel();
+      const consumer = membership(true);
+      const cache = new LojaStatusCache(dataSource, consumer);
+      expect(await cache.get(7)).toMatchObject({ ativa: true });
+      // A rebalance: out of the group, a deactivation published meanwhile, then the rejoin.
+      consumer.left();
+      store.ativa = false;
+      consumer.joined();
+      expect(await cache.get(7)).toMatchObject({ ativa: false });
+
+      store.ativa = true;
+      const reading = cache.get(8);
+      consumer.joined();
+      store.ativa = false;
+      // The read that began before the join is made again after it.
+      expect(await reading).toMatchObject({ ativa: false });
+      expect(await cache.get(8)).toMatchObject({ ativa: false });
+    });
   });
 });

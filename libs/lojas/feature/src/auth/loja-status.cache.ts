@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { ConsumerMembership } from '@trilha/event-store';
 import type { LojaAcesso, LojaEvent } from '@trilha/lojas-domain';
 import type { LojaMessage } from '@trilha/contracts';
 import type { LojaRow } from '../lojas.projection';
@@ -12,7 +13,10 @@ const TRUST_MS = 30_000;
  * Each gateway replica's view of which stores are active. Entries load from the read model on
  * first use; store events arriving over Kafka (every replica reads them, each in its own
  * consumer group) update them at once, which is how a deactivation reaches every replica
- * within moments. The expiry is a safety net for an event a replica missed while joining.
+ * within moments. A replica serves before its consumer is in its group, and its group reads
+ * from the latest offset on: an event published before the consumer joins never reaches it.
+ * So while the consumer is not in its group every request reads the database, and each
+ * (re)join forgets every entry. The expiry is a safety net for anything else missed.
  */
 @Injectable()
 export class LojaStatusCache {
@@ -32,16 +36,29 @@ export class LojaStatusCache {
    */
   private readonly appliedCount = new Map<number, number>();
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** How many times every entry was forgotten: a read begun before may miss what made it so. */
+  private forgotten = 0;
+
+  /** The consumer's joins this cache has forgotten its entries for. */
+  private joinsSeen = 0;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly membership: ConsumerMembership,
+  ) {}
 
   async get(idLoja: number): Promise<LojaAcesso | undefined> {
+    this.forgetOnRejoin();
     const entry = this.entries.get(idLoja);
-    if (entry && Date.now() - entry.loadedAt < TRUST_MS) return entry.acesso;
+    if (entry && this.membership.inGroup && Date.now() - entry.loadedAt < TRUST_MS) return entry.acesso;
     const appliedBefore = this.appliedCount.get(idLoja);
+    const forgottenBefore = this.forgotten;
     const rows: Pick<LojaRow, 'ativa' | 'tokens_revogados_antes'>[] = await this.dataSource.query(
       `SELECT ativa, tokens_revogados_antes FROM lojas WHERE id_loja = $1`,
       [idLoja],
     );
+    this.forgetOnRejoin();
+    if (this.forgotten !== forgottenBefore) return this.get(idLoja);
     // An event applied while the read was on its way is newer than what the read saw: its entry
     // holds, and an event that left no entry (one that does not say everything the guard needs,
     // on a store this replica did not hold) asks for a read that comes after it.
@@ -59,6 +76,7 @@ export class LojaStatusCache {
 
   /** Forgets every store: each is read from the database again on its next request. */
   forgetAll(): void {
+    this.forgotten += 1;
     this.entries.clear();
     this.awaitingKafka.clear();
   }
@@ -83,7 +101,15 @@ export class LojaStatusCache {
     this.apply(message);
   }
 
+  /** Forgets every store once the consumer (re)joined its group. */
+  private forgetOnRejoin(): void {
+    if (this.membership.joins === this.joinsSeen) return;
+    this.joinsSeen = this.membership.joins;
+    this.forgetAll();
+  }
+
   private apply(event: LojaMessage | LojaEvent): void {
+    this.forgetOnRejoin();
     const { idLoja } = event.data;
     this.appliedCount.set(idLoja, (this.appliedCount.get(idLoja) ?? 0) + 1);
     const current = this.entries.get(idLoja)?.acesso;
