@@ -237,7 +237,10 @@ export async function startStack({ dataDir, ports, log = (line) => process.stder
   const started = await Promise.allSettled([
     startInfra({ dataDir: join(dataDir, 'infra'), ports, log, fast }),
     startZipkin({ dataDir: join(dataDir, 'zipkin'), port: ports.zipkin, log }),
-    startPrometheus({ dataDir: join(dataDir, 'prometheus'), port: ports.prometheus, targets: ports.ops, intervalSeconds: scrapeIntervalSeconds, log }),
+    // A profile without a Prometheus port (the benchmarks') runs none: its scrapes would cost them CPU.
+    ports.prometheus === undefined
+      ? { url: undefined, stop: async () => undefined }
+      : startPrometheus({ dataDir: join(dataDir, 'prometheus'), port: ports.prometheus, targets: ports.ops, intervalSeconds: scrapeIntervalSeconds, log }),
   ]);
   const failed = started.find((result) => result.status === 'rejected');
   if (failed) {
