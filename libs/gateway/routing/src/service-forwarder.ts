@@ -71,7 +71,7 @@ export interface ForwarderOptions {
 type ForwardedRequest = FastifyRequest & { loja?: { idLoja: number }; apiRoute?: ApiRoute };
 
 /** Whether a request may be sent twice: an idempotent method, or an `Idempotency-Key` its route honours. */
-export function mayRepeat(request: Pick<ForwardedRequest, 'method' | 'headers' | 'apiRoute'>): boolean {
+function mayRepeat(request: Pick<ForwardedRequest, 'method' | 'headers' | 'apiRoute'>): boolean {
   return IDEMPOTENT_METHODS.has(request.method) || (request.apiRoute?.idempotencyKey === true && request.headers['idempotency-key'] !== undefined);
 }
 
