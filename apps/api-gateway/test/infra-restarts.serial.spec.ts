@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { apiClient, createStore, eventually, everyServiceReady, expectProblem, readiness, restartInfra, startInfra, stopInfra, testStack } from '@trilha/testing';
+import { apiClient, createStore, eventually, everyServiceReady, expectProblem, pidOnPort, readiness, restartInfra, startInfra, startReplica, stopInfra, testStack } from '@trilha/testing';
 
 const stack = testStack();
 const api = apiClient(stack.baseUrl, stack.caFile);
@@ -58,4 +58,33 @@ describe('the platform rides out infrastructure restarts', () => {
       (await reachedDelivery(before.body.idLoja)()) && (await reachedDelivery(after.body.idLoja)()), 30_000, 200);
     await eventually('every service ready again', () => everyServiceReady(stack), 30_000, 200);
   });
+
+  it('stops within its shutdown deadline while PostgreSQL and Kafka do not answer', async () => {
+    // Services with every kind of shutdown work: the delivery service drains its attempts and
+    // its outbox, the gateway its forwarder and rate limiter.
+    const services = ['delivery-service', 'api-gateway'];
+    const replicas = await Promise.all(services.map((service) =>
+      startReplica(stack, service, `${service}-parada-sem-infra`, {
+        OPS_PORT: String(stack.ports.ops[service] + 50),
+        INTERNAL_PORT: String(stack.ports.internal[service] + 50),
+        PUBLIC_PORT: String(stack.ports.gateway + 50),
+      }),
+    ));
+    // Paused, not stopped: their connections hang open, the hardest case for a shutdown.
+    const infra = [pidOnPort(stack.ports.postgres), pidOnPort(stack.ports.kafka)];
+    infra.forEach((pid) => process.kill(pid, 'SIGSTOP'));
+    try {
+      const started = Date.now();
+      const exits = await Promise.all(replicas.map(async (replica) => {
+        await replica.stop('SIGTERM');
+        return { name: replica.name, seconds: (Date.now() - started) / 1000 };
+      }));
+      // The 15 s deadline (run-service.ts) plus the margin of a busy machine.
+      expect(exits.filter((exit) => exit.seconds > 20)).toEqual([]);
+    } finally {
+      infra.forEach((pid) => process.kill(pid, 'SIGCONT'));
+      await Promise.all(replicas.map((replica) => replica.stop('SIGKILL')));
+    }
+    await eventually('every service ready again', () => everyServiceReady(stack), 60_000, 200);
+  }, 90_000);
 });

@@ -76,6 +76,13 @@ export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): P
 
   const stop = async (signal: string) => {
     logger.log(`${spec.service.name} stopping (${signal})`);
+    // Closing waits on the database and Kafka (attempts in flight recorded, the outbox drained):
+    // when they do not answer, the process still ends, and what it could not record is
+    // redone once its lease ends. Unref'd: a shutdown that finishes does not wait for it.
+    setTimeout(() => {
+      logger.error(`${spec.service.name} did not stop within ${SHUTDOWN_DEADLINE_MS / 1000} s: exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     consumerRun?.stop();
     ops.close();
     await admin.disconnect().catch(() => undefined);
@@ -83,6 +90,13 @@ export async function runService<E extends DomainEvent>(spec: ServiceSpec<E>): P
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 }
+
+/**
+ * How long a stopping process may take: within Kubernetes' 30 s grace period after the 5 s
+ * `preStop` pause, and longer than the delivery service's drain (an attempt in flight times out
+ * after 10 s, then is recorded).
+ */
+const SHUTDOWN_DEADLINE_MS = 15_000;
 
 /**
  * How long a consumer group waits for a member (docs/ARCHITECTURE.md, failure modes). A member
