@@ -10,7 +10,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { fileSize, launch, readFrom, secs, stopProc, tailFile, waitReady } from '../local/processes.mjs';
+import { fileSize, launchUntilReady, secs, stopProc, tailFile } from '../local/processes.mjs';
 import { kubernetesBinaries } from './binaries.mjs';
 
 const START_TIMEOUT_MS = 120_000;
@@ -84,10 +84,11 @@ export async function startComponent({ name, cmd, args, dir, check, log, procs, 
   const started = Date.now();
   const logFile = path.join(dir, `${name}.log`);
   const offset = fileSize(logFile);
-  const proc = launch({ name, cmd, args, env: process.env, logFile, pidFile: path.join(dir, `${name}.pid`), stopSignal: 'SIGTERM' });
+  const proc = await launchUntilReady({
+    name, cmd, args, env: process.env, logFile, pidFile: path.join(dir, `${name}.pid`), stopSignal: 'SIGTERM', check, timeoutMs, log,
+    describeFailure: () => `${name} did not start; its log is ${logFile}:\n${tailFile(logFile, offset)}`,
+  });
   procs.push(proc);
-  const output = () => readFrom(logFile, offset);
-  await waitReady({ proc, check: () => check(output), timeoutMs, describeFailure: () => `${name} did not start; its log is ${logFile}:\n${tailFile(logFile, offset)}` });
   log(`${name}: ready (${secs(started)}, log ${logFile})`);
   return proc;
 }

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { selfSignedCertificate, pemProperty } from './certificates.mjs';
 import {
-  fileSize, javaBin, launch, readFrom, run, secs, stopProc, tailFile, tailText, tcpExchange, waitReady, which,
+  fileSize, javaBin, launchUntilReady, readFrom, run, secs, tailFile, tailText, tcpExchange, which,
 } from './processes.mjs';
 
 /** Kafka release used (newest 4.x whose broker resolves from Maven Central). */
@@ -247,7 +247,8 @@ export async function startKafka({ dataDir, host, ports, log }) {
   }
 
   const logOffset = fileSize(brokerLog);
-  const proc = launch({
+  let started = false;
+  const proc = await launchUntilReady({
     name: 'kafka',
     cmd: java,
     args: [
@@ -266,24 +267,16 @@ export async function startKafka({ dataDir, host, ports, log }) {
     logFile: outLog,
     pidFile: path.join(dataDir, 'kafka.pid'),
     stopSignal: 'SIGTERM',
+    timeoutMs: KAFKA_START_TIMEOUT_MS,
+    // "[KafkaRaftServer nodeId=1] Kafka Server started" (Kafka 4.x) is logged once the broker
+    // is unfenced; then the broker must answer an ApiVersions request on its port.
+    check: async () => {
+      if (!started) started = /Kafka Server started/.test(readFrom(brokerLog, logOffset));
+      return started && (await kafkaApiVersionsOk(host, ports.kafka));
+    },
+    describeFailure: () => [tailFile(brokerLog, logOffset), tailFile(outLog)].filter(Boolean).join('\n') || `(no output; see ${brokerLog})`,
+    log,
   });
-  try {
-    let started = false;
-    await waitReady({
-      proc,
-      timeoutMs: KAFKA_START_TIMEOUT_MS,
-      // "[KafkaRaftServer nodeId=1] Kafka Server started" (Kafka 4.x) is logged once the broker
-      // is unfenced; then the broker must answer an ApiVersions request on its port.
-      check: async () => {
-        if (!started) started = /Kafka Server started/.test(readFrom(brokerLog, logOffset));
-        return started && (await kafkaApiVersionsOk(host, ports.kafka));
-      },
-      describeFailure: () => [tailFile(brokerLog, logOffset), tailFile(outLog)].filter(Boolean).join('\n') || `(no output; see ${brokerLog})`,
-    });
-  } catch (e) {
-    await stopProc(proc, log);
-    throw e;
-  }
   log(`kafka: ready on ${host}:${ports.kafka}, SASL_SSL on localhost:${ports.kafkaSaslSsl} (${secs(t0)})`);
   return {
     proc,

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileSize, isExecutableFile, isRoot, launch, run, secs, stopProc, tailFile, tailText, waitReady } from './processes.mjs';
+import { isExecutableFile, isRoot, launchUntilReady, run, secs, stopProc, tailText } from './processes.mjs';
 
 const POSTGRES_START_TIMEOUT_MS = 60_000;
 
@@ -183,8 +183,9 @@ export async function startPostgres({ dataDir, host, ports, log, fast }) {
   const args = ['-D', pgdata];
   for (const [k, v] of Object.entries(settings)) args.push('-c', `${k}=${v}`);
 
-  const logOffset = fileSize(pgLog);
-  const proc = launch({
+  const clientEnv = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '5', PGUSER: 'trilha' };
+  delete clientEnv.PGSERVICE;
+  const proc = await launchUntilReady({
     name: 'postgres',
     cmd: bin('postgres'),
     args,
@@ -194,16 +195,11 @@ export async function startPostgres({ dataDir, host, ports, log, fast }) {
     pidFile: path.join(dataDir, 'postgres.pid'),
     user,
     stopSignal: 'SIGINT', // "fast" shutdown, as pg_ctl stop -m fast
+    check: async () => (await run(bin('pg_isready'), ['-q', '-h', host, '-p', String(ports.postgres), '-t', '2'], { env: clientEnv })).code === 0,
+    timeoutMs: POSTGRES_START_TIMEOUT_MS,
+    log,
   });
-  const clientEnv = { ...process.env, PGPASSWORD: password, PGCONNECT_TIMEOUT: '5', PGUSER: 'trilha' };
-  delete clientEnv.PGSERVICE;
   try {
-    await waitReady({
-      proc,
-      timeoutMs: POSTGRES_START_TIMEOUT_MS,
-      check: async () => (await run(bin('pg_isready'), ['-q', '-h', host, '-p', String(ports.postgres), '-t', '2'], { env: clientEnv })).code === 0,
-      describeFailure: () => tailFile(pgLog, logOffset) || `(no output in ${pgLog})`,
-    });
     const sql = "SELECT 'CREATE DATABASE trilha' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'trilha')\\gexec\n";
     const r = await run(
       bin('psql'),

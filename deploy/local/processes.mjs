@@ -296,7 +296,7 @@ function onParentExit(fn) {
  * which decides the order of shutdown (stop(), or simply exiting). Without setpriv the child
  * stays in our process group (Ctrl-C reaches it directly) and an 'exit' hook signals it.
  */
-export function launch({ name, cmd, args, cwd, env, logFile, pidFile, user, stopSignal }) {
+function launch({ name, cmd, args, cwd, env, logFile, pidFile, user, stopSignal }) {
   const out = fs.openSync(logFile, 'a');
   let file = cmd;
   let argv = args;
@@ -366,8 +366,32 @@ export async function stopProc(proc, log) {
   log(`${proc.name}: stopped (${secs(t0)})`);
 }
 
+/**
+ * launch() and waitReady() in one: a process that does not become ready is stopped before the
+ * error is thrown. `check(output)` may read what the process logged since it started
+ * (`output()`); a failure shows the tail of that log unless `describeFailure` says more.
+ */
+export async function launchUntilReady({ check, timeoutMs, log, describeFailure, ...launchOptions }) {
+  const { logFile } = launchOptions;
+  const offset = fileSize(logFile);
+  const proc = launch(launchOptions);
+  const output = () => readFrom(logFile, offset);
+  try {
+    await waitReady({
+      proc,
+      check: () => check(output),
+      timeoutMs,
+      describeFailure: describeFailure ?? (() => tailFile(logFile, offset) || `(no output in ${logFile})`),
+    });
+  } catch (error) {
+    await stopProc(proc, log);
+    throw error;
+  }
+  return proc;
+}
+
 /** Polls check() until it returns true; fails early if the process exits, or on timeout. */
-export async function waitReady({ proc, check, timeoutMs, describeFailure }) {
+async function waitReady({ proc, check, timeoutMs, describeFailure }) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (proc.exitInfo) {

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { launch, stopProc, tailFile, waitReady, which } from './processes.mjs';
+import { launchUntilReady, stopProc, which } from './processes.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Trilha's alerts and recording rules: the one list the chart and the local stack load. */
@@ -48,24 +48,19 @@ export async function startPrometheus({ dataDir, port, targets, host = '127.0.0.
     scrape_configs: Object.entries(targets).map(([job, targetPort]) => ({ job_name: job, static_configs: [{ targets: [`${host}:${targetPort}`] }] })),
   }));
   const t0 = Date.now();
-  const logFile = path.join(dataDir, 'prometheus.log');
-  const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
-  const proc = launch({
+  const proc = await launchUntilReady({
     name: 'prometheus',
     cmd: binary,
     args: [`--config.file=${configFile}`, `--storage.tsdb.path=${path.join(dataDir, 'data')}`, `--web.listen-address=${host}:${port}`, '--storage.tsdb.retention.time=7d'],
     cwd: dataDir,
     env: { ...process.env },
-    logFile,
+    logFile: path.join(dataDir, 'prometheus.log'),
     pidFile: path.join(dataDir, 'prometheus.pid'),
     stopSignal: 'SIGTERM',
+    check: async () => (await fetch(`http://${host}:${port}/-/ready`)).ok,
+    timeoutMs: START_TIMEOUT_MS,
+    log,
   });
-  try {
-    await waitReady({ proc, check: async () => (await fetch(`http://${host}:${port}/-/ready`)).ok, timeoutMs: START_TIMEOUT_MS, describeFailure: () => tailFile(logFile, logStart) });
-  } catch (error) {
-    await stopProc(proc, log);
-    throw error;
-  }
   const url = `http://${host}:${port}`;
   log(`prometheus: up on ${url} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   return { url, stop: () => stopProc(proc, log) };

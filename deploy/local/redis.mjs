@@ -6,7 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileSize, isExecutableFile, launch, secs, stopProc, tailFile, tcpExchange, waitReady, which } from './processes.mjs';
+import { isExecutableFile, launchUntilReady, secs, tcpExchange, which } from './processes.mjs';
 
 const REDIS_START_TIMEOUT_MS = 20_000;
 
@@ -29,9 +29,7 @@ export async function startRedis({ dataDir, host, ports, log }) {
   const t0 = Date.now();
   const dir = path.join(dataDir, 'redis');
   fs.mkdirSync(dir, { recursive: true });
-  const redisLog = path.join(dataDir, 'redis.log');
-  const logOffset = fileSize(redisLog);
-  const proc = launch({
+  const proc = await launchUntilReady({
     name: 'redis',
     cmd: redisBin(),
     args: [
@@ -47,21 +45,13 @@ export async function startRedis({ dataDir, host, ports, log }) {
       '--logfile', '',
     ],
     cwd: dir,
-    logFile: redisLog,
+    logFile: path.join(dataDir, 'redis.log'),
     pidFile: path.join(dataDir, 'redis.pid'),
     stopSignal: 'SIGTERM',
+    check: () => redisPingOk(host, ports.redis),
+    timeoutMs: REDIS_START_TIMEOUT_MS,
+    log,
   });
-  try {
-    await waitReady({
-      proc,
-      timeoutMs: REDIS_START_TIMEOUT_MS,
-      check: () => redisPingOk(host, ports.redis),
-      describeFailure: () => tailFile(redisLog, logOffset) || `(no output in ${redisLog})`,
-    });
-  } catch (e) {
-    await stopProc(proc, log);
-    throw e;
-  }
   log(`redis: ready on ${host}:${ports.redis} (${secs(t0)})`);
   return { proc, url: `redis://${host}:${ports.redis}` };
 }

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { javaBin, launch, run, stopProc, tailFile, waitReady, which } from './processes.mjs';
+import { javaBin, launchUntilReady, run, stopProc, which } from './processes.mjs';
 
 export const ZIPKIN_VERSION = '3.5.1';
 const ARTIFACT = `io.zipkin:zipkin-server:${ZIPKIN_VERSION}:jar:exec`;
@@ -58,9 +58,7 @@ export async function startZipkin({ dataDir, port, host = '127.0.0.1', log = con
   if (!java) throw new Error('zipkin: java (JDK 17+) not found');
   fs.mkdirSync(dataDir, { recursive: true });
   const t0 = Date.now();
-  const logFile = path.join(dataDir, 'zipkin.log');
-  const logStart = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
-  const proc = launch({
+  const proc = await launchUntilReady({
     name: 'zipkin',
     cmd: java,
     // A small heap and the client compiler: it starts in seconds beside Kafka on two cores.
@@ -71,16 +69,13 @@ export async function startZipkin({ dataDir, port, host = '127.0.0.1', log = con
       '--zipkin.storage.type=mem', `--zipkin.storage.mem.max-spans=${MAX_SPANS}`],
     cwd: dataDir,
     env: { ...process.env },
-    logFile,
+    logFile: path.join(dataDir, 'zipkin.log'),
     pidFile: path.join(dataDir, 'zipkin.pid'),
     stopSignal: 'SIGTERM',
+    check: () => healthy(host, port),
+    timeoutMs: START_TIMEOUT_MS,
+    log,
   });
-  try {
-    await waitReady({ proc, check: () => healthy(host, port), timeoutMs: START_TIMEOUT_MS, describeFailure: () => tailFile(logFile, logStart) });
-  } catch (error) {
-    await stopProc(proc, log);
-    throw error;
-  }
   const url = `http://${host}:${port}`;
   log(`zipkin: up on ${url}/zipkin/ (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   return { url, spansUrl: `${url}/api/v2/spans`, stop: () => stopProc(proc, log) };
