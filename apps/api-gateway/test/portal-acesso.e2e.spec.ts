@@ -57,7 +57,7 @@ async function session(loja: TestStore, capacidade: 'ver' | 'gerenciar' = 'ver')
 /** Headers of a portal page's request: its cookie and, as a browser sends on a change, its origin. */
 const asPortal = (cookie: string, headers: Record<string, string> = { origin: ORIGIN }) => ({ headers: { cookie: `${COOKIE}=${cookie}`, ...headers } });
 
-describe('portal links and sessions (docs/API.md, "Portal da loja")', () => {
+describe('portal links and sessions (docs/API.md section 11)', () => {
   let loja: TestStore;
 
   beforeAll(async () => {
@@ -91,10 +91,12 @@ describe('portal links and sessions (docs/API.md, "Portal da loja")', () => {
     expect(current.body).toEqual(opened.body);
   });
 
-  it('defaults to a ver link whose session lasts an hour', async () => {
-    const minted = await mintLink(loja);
-    expect(minted).toMatchObject({ capacidade: 'ver', duracao: 3600 });
-    const opened = await open(secretOf(minted));
+  it('defaults to a ver link whose session lasts an hour, with or without a body', async () => {
+    const minted = await api<Link>('POST', '/portal/links', { token: loja.token });
+    expect(minted.status).toBe(201);
+    expect(minted.body).toMatchObject({ capacidade: 'ver', duracao: 3600 });
+    expect(await mintLink(loja)).toMatchObject({ capacidade: 'ver', duracao: 3600 });
+    const opened = await open(secretOf(minted.body));
     expect(opened.body.capacidade).toBe('ver');
     expect(opened.headers['set-cookie']).toContain('Max-Age=3600');
   });

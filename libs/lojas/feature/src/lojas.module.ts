@@ -27,8 +27,8 @@ import { RotacionarCodigoHttpController } from './rotacionar-codigo/rotacionar-c
 import { SessaoPortalHttpController } from './sessao-portal/sessao-portal.http.controller';
 
 /**
- * Stores, authentication and access to the store portal (docs/API.md sections 1–2 and the
- * portal's). Installs the store authentication guard (a Bearer token, or a portal session where
+ * Stores, authentication and access to the store portal (docs/API.md sections 1, 2 and 11).
+ * Installs the store authentication guard (a Bearer token, or a portal session where
  * an operation accepts one) for every route of the app; routes marked @SemToken() opt out.
  */
 @Module({})
