@@ -258,7 +258,8 @@ describe('what a portal session may do', () => {
 
   it("refuses a session's change without this origin's Origin header (CSRF)", async () => {
     const cookie = await session(a, 'gerenciar');
-    for (const headers of [{}, { origin: 'https://atacante.example' }, { origin: 'null' }, { origin: ORIGIN.replace('https:', 'http:') }]) {
+    const withoutThisOrigin: Record<string, string>[] = [{}, { origin: 'https://atacante.example' }, { origin: 'null' }, { origin: ORIGIN.replace('https:', 'http:') }];
+    for (const headers of withoutThisOrigin) {
       const refused = await api('POST', '/webhook/ativar', asPortal(cookie, headers));
       expectProblem(refused, 403);
       expect(refused.body.detail).toMatch(/Origin/);
