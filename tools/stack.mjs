@@ -105,8 +105,9 @@ function serviceEnvironments({ infra, zipkin, ports, secrets, tls, logLevel, web
   return Object.fromEntries(SERVICES.map((service) => {
     const env = { ...common, OPS_PORT: String(ports.ops[service]), INTERNAL_API_TOKEN: secrets.internalApiToken };
     if (service !== 'api-gateway') env.INTERNAL_PORT = String(ports.internal[service]);
-    // linkRastreio points at the gateway, which serves /rastreio/<token> from the tracking service.
-    if (service === 'tracking-service') env.PUBLIC_BASE_URL = `https://localhost:${ports.gateway}`;
+    // linkRastreio and the portal's links point at the gateway, which serves /rastreio/<token>
+    // from the tracking service and /portal/ itself.
+    if (service === 'tracking-service' || service === 'api-gateway') env.PUBLIC_BASE_URL = `https://localhost:${ports.gateway}`;
     if (service === 'api-gateway') {
       Object.assign(env, {
         PUBLIC_PORT: String(ports.gateway),

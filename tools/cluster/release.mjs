@@ -60,6 +60,7 @@ function releaseValues({ cluster, secrets, version, tlsSecret, caConfigMap }) {
     'api-gateway': {
       ...traced,
       redis: { url: infra.redisUrl },
+      publicBaseUrl: `https://${GATEWAY_HOST}:8443`,
       tokenSigningSecret: secrets.tokenSigningSecret,
       adminApiKey: secrets.adminApiKey,
       tls: { terminatedByProxy: false, secretName: tlsSecret },

@@ -180,6 +180,7 @@ describe('rendered objects', () => {
     const env = (name: string) => named<IDeployment>(objects, 'Deployment', name).spec!.template.spec!.containers[0].env!;
     expect(env('trilha-tracking-service')).toContainEqual({ name: 'PUBLIC_BASE_URL', value: 'https://rastreio.trilha.example.com' });
     expect(env('trilha-delivery-service')).toContainEqual({ name: 'WEBHOOK_RETRY_SCHEDULE', value: '10s,1m,5m,30m,2h' });
+    expect(env('trilha-api-gateway')).toContainEqual({ name: 'PUBLIC_BASE_URL', value: 'https://api.trilha.example.com' });
     expect(env('trilha-api-gateway')).toContainEqual({ name: 'INSTANCE_ID', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
 
     const withExtra = charts().render(UMBRELLA, { values: ['ci/minimal-values.yaml'], set: { 'delivery-service.extraEnv[0].name': 'WEBHOOK_SIGNING_KEY', 'delivery-service.extraEnv[0].valueFrom.secretKeyRef.name': 'keys', 'delivery-service.extraEnv[0].valueFrom.secretKeyRef.key': 'k' } });
@@ -212,13 +213,21 @@ describe('rendered objects', () => {
     expect(minimal.spec!.template.spec!.containers[0].image).toBe('trilha/tracking-service:0.1.0');
   });
 
-  it('expose the gateway through the Ingress with TLS for the API and the public tracking page', () => {
+  it('expose the gateway through the Ingress with TLS for the API, the store portal and the public tracking page', () => {
     const [ingress] = ofKind<IIngress>(production(), 'Ingress');
     expect(ingress.spec).toMatchObject({
       ingressClassName: 'nginx',
       tls: [{ secretName: 'trilha-public-tls', hosts: ['api.trilha.example.com', 'rastreio.trilha.example.com'] }],
       rules: [
-        { host: 'api.trilha.example.com', http: { paths: [{ path: '/v1', backend: { service: { name: 'trilha-api-gateway', port: { name: 'public' } } } }] } },
+        {
+          host: 'api.trilha.example.com',
+          http: {
+            paths: [
+              { path: '/v1', backend: { service: { name: 'trilha-api-gateway', port: { name: 'public' } } } },
+              { path: '/portal', backend: { service: { name: 'trilha-api-gateway', port: { name: 'public' } } } },
+            ],
+          },
+        },
         { host: 'rastreio.trilha.example.com', http: { paths: [{ path: '/rastreio', backend: { service: { name: 'trilha-api-gateway', port: { name: 'public' } } } }] } },
       ],
     });

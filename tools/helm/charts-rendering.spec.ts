@@ -69,6 +69,7 @@ describe('helm template', () => {
     ['global.database.url', 'DATABASE_URL is required: set global.database.url (or global.database.existingSecret)'],
     ['global.internalApiToken', 'INTERNAL_API_TOKEN is required: set global.internalApiToken (or global.existingSecret)'],
     ['api-gateway.redis.url', 'REDIS_URL is required: set api-gateway.redis.url (or api-gateway.redis.existingSecret)'],
+    ['api-gateway.publicBaseUrl', 'api-gateway.publicBaseUrl is required: the https origin where the public reaches the gateway'],
     ['api-gateway.tokenSigningSecret', 'TOKEN_SIGNING_SECRET is required: set api-gateway.tokenSigningSecret (or global.existingSecret)'],
     ['delivery-service.webhooks.secretKeys', 'WEBHOOK_SECRET_KEYS is required: set delivery-service.webhooks.secretKeys (or global.existingSecret)'],
   ])('without %s fails saying so', (value, message) => {

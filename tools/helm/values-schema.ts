@@ -240,6 +240,7 @@ const gateway: ServiceChart = {
       existingSecret: str('Existing Secret holding the URL.'),
       existingSecretKey: str('Key of the URL in existingSecret.', { minLength: 1 }),
     }),
+    publicBaseUrl: str('Required. https origin (and path) where the public reaches the gateway (PUBLIC_BASE_URL): the base of the store portal links, <publicBaseUrl>/portal/#…, e.g. https://api.example.com.', { pattern: '^$|^https://' }),
     tokenSigningSecret: secret('Secret signing the stores bearer tokens (TOKEN_SIGNING_SECRET), at least 32 characters.', 32),
     tokenTtlSeconds: int('Token lifetime (TOKEN_TTL_SECONDS).', { minimum: 60, maximum: 86400 }),
     adminApiKey: secret('Operator key (ADMIN_API_KEY), at least 16 characters. Empty: operator routes answer 404.', 16),

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Test } from '@nestjs/testing';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { httpAdapter, OPENAPI_EXTENSIONS } from '@trilha/http';
+import { httpAdapter, OPENAPI_EXTENSIONS, PORTAL_COOKIE, PORTAL_SECURITY_SCHEME } from '@trilha/http';
 import { API_SOURCES } from './api-sources';
 import { documentEveryAnswer } from './problem-responses';
 import { addValidationConstraints } from './validation-constraints';
@@ -22,6 +22,16 @@ function baseDocument() {
     .addServer('/v1')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Token da loja, obtido em GET /autenticacao/{codigo}.' }, 'bearer')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: 'Chave do operador (ADMIN_API_KEY).' }, 'admin-key')
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        name: PORTAL_COOKIE,
+        description:
+          'Sessão do portal da loja, aberta por POST /portal/sessoes com um link de POST /portal/links. Vale, no lugar do token, só nas operações que a listam; com Authorization, vale o token. Uma sessão `ver` só consulta; alterações pedem o cabeçalho Origin deste endereço.',
+      },
+      PORTAL_SECURITY_SCHEME,
+    )
     .addSecurityRequirements('bearer')
     .build();
 }

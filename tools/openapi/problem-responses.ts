@@ -1,5 +1,5 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { BODY_LIMITS, MAX_LISTED_ERRORS, OPENAPI_EXTENSIONS, PROBLEM_CONTENT_TYPE, problemTitle } from '@trilha/http';
+import { BODY_LIMITS, MAX_LISTED_ERRORS, OPENAPI_EXTENSIONS, PORTAL_SECURITY_SCHEME, PROBLEM_CONTENT_TYPE, problemTitle } from '@trilha/http';
 
 const PROBLEM_SCHEMA = 'Problema';
 
@@ -71,11 +71,20 @@ function problemResponse(status: number, description: string): ResponseObject {
   return response;
 }
 
+/** What else an operation that accepts a portal session may answer, and why. */
+const WITH_PORTAL_SESSION: Record<number, string> = {
+  401: 'Token ou sessão do portal ausente, inválido, expirado, encerrado ou revogado.',
+  403: `${WHY[403]} Com a sessão do portal: uma alteração sem o cabeçalho Origin deste endereço, ou feita por uma sessão \`ver\`, que só consulta.`,
+};
+
 const forwarded = (operation: Operation) => operation[OPENAPI_EXTENSIONS.service] !== 'api-gateway';
+const acceptsPortalSession = (operation: Operation) => (operation.security ?? []).some((requirement) => Object.hasOwn(requirement, PORTAL_SECURITY_SCHEME));
 
 /** Why the operation may answer this status. */
 function why(status: number, operation: Operation): string {
-  return status === 429 && forwarded(operation) ? TOO_MANY_IN_FLIGHT : WHY[status] || problemTitle(status);
+  if (status === 429 && forwarded(operation)) return TOO_MANY_IN_FLIGHT;
+  if (acceptsPortalSession(operation) && WITH_PORTAL_SESSION[status]) return WITH_PORTAL_SESSION[status];
+  return WHY[status] || problemTitle(status);
 }
 
 /** The error statuses an operation can answer, from what it is: secured, with path parameters, with a body, forwarded. */

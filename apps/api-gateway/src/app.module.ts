@@ -21,6 +21,7 @@ export class AppModule {
           tokenSecret: config.TOKEN_SIGNING_SECRET,
           tokenTtlSeconds: config.TOKEN_TTL_SECONDS,
           adminApiKey: config.ADMIN_API_KEY,
+          publicBaseUrl: config.PUBLIC_BASE_URL,
         }),
         RateLimitModule.register({ redisUrl: config.REDIS_URL, defaultLimitPerMinute: config.RATE_LIMIT_DEFAULT_PER_MINUTE }),
         // Last: it forwards whatever the modules above do not serve.

@@ -23,6 +23,7 @@ describe('serviceUrls: where the gateway forwards, from the services the OpenAPI
 
 describe('<SERVICE>_URL: one replica or several', () => {
   const settings = (urls: string) => gatewayConfigSchema.safeParse({
+    PUBLIC_BASE_URL: 'https://api.example.com',
     DATABASE_URL: 'postgres://u:p@localhost/db', KAFKA_BROKERS: 'localhost:9092', REDIS_URL: 'redis://localhost:6379', TOKEN_SIGNING_SECRET: 'x'.repeat(32), INTERNAL_API_TOKEN: 'y'.repeat(32),
     OPS_PORT: '9000', TLS_TERMINATED_BY_PROXY: 'true', TRACKING_SERVICE_URL: urls, ATENDIMENTO_SERVICE_URL: 'http://a:1', DELIVERY_SERVICE_URL: 'http://d:1',
   });
@@ -37,6 +38,27 @@ describe('<SERVICE>_URL: one replica or several', () => {
       const parsed = settings(urls);
       expect(parsed.success).toBe(false);
       expect(parsed.error?.issues[0].path[0]).toBe('TRACKING_SERVICE_URL');
+    }
+  });
+});
+
+describe('PUBLIC_BASE_URL: where the public reaches the gateway, the base of portal links', () => {
+  const settings = (url: string | undefined) => gatewayConfigSchema.safeParse({
+    PUBLIC_BASE_URL: url,
+    DATABASE_URL: 'postgres://u:p@localhost/db', KAFKA_BROKERS: 'localhost:9092', REDIS_URL: 'redis://localhost:6379', TOKEN_SIGNING_SECRET: 'x'.repeat(32), INTERNAL_API_TOKEN: 'y'.repeat(32),
+    OPS_PORT: '9000', TLS_TERMINATED_BY_PROXY: 'true', TRACKING_SERVICE_URL: 'http://t:1', ATENDIMENTO_SERVICE_URL: 'http://a:1', DELIVERY_SERVICE_URL: 'http://d:1',
+  });
+
+  it('takes an https origin, with a path, without its trailing slash', () => {
+    const parsed = settings('https://api.example.com/trilha/');
+    expect(parsed.success && parsed.data.PUBLIC_BASE_URL).toBe('https://api.example.com/trilha');
+  });
+
+  it('is required, and refuses plain http and a query or fragment, naming the setting', () => {
+    for (const url of [undefined, 'http://api.example.com', 'https://api.example.com/?a=1', 'https://api.example.com/#x']) {
+      const parsed = settings(url);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0].path[0]).toBe('PUBLIC_BASE_URL');
     }
   });
 });

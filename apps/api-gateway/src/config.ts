@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { booleanFlag, platformSettings, port, redisUrl, serviceConfigSchema } from '@trilha/config';
 import type { ServiceDatabase } from '@trilha/event-store';
@@ -29,6 +30,16 @@ export const gatewayConfigSchema = serviceConfigSchema({
     .string()
     .default('loopback')
     .transform((list) => list.split(',').map((proxy) => proxy.trim()).filter((proxy) => proxy !== '')),
+  /** The https origin (and path) where the public reaches this gateway: the base of the store portal's links. */
+  PUBLIC_BASE_URL: z
+    .string()
+    .regex(/^https:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'must be an https:// URL without query or fragment')
+    .transform((url) => url.replace(/\/+$/, '')),
+  /**
+   * The store portal's app as the build writes it (dist/portal: index.html, assets/, each file
+   * with its .br and .gz); without its index.html, /portal/ answers 404.
+   */
+  PORTAL_DIR: z.string().min(1).default(resolve(__dirname, '../../../portal')),
   REDIS_URL: redisUrl,
   TOKEN_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),

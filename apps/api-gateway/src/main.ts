@@ -1,4 +1,5 @@
 import './tracing';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +13,7 @@ import { main, runService } from '@trilha/service-runtime';
 import { AppModule } from './app.module';
 import { gatewayConfigSchema, gatewayDatabase } from './config';
 import { loadOpenApiDocument, serveOpenApi } from './openapi';
+import { servePortal } from './portal';
 
 main(async () => {
   const config = loadConfigOrExit(gatewayConfigSchema);
@@ -36,6 +38,7 @@ main(async () => {
       );
       configureHttp(app, { httpsOnly: true, prefixExclude: UNPREFIXED_ROUTES });
       serveOpenApi(app, document);
+      if (!(await servePortal(app, config.PORTAL_DIR))) new Logger('Portal').warn(`no store portal app in ${config.PORTAL_DIR} (no index.html): /portal/ answers 404`);
       return app;
     },
     listen: (app) => app.listen(config.PUBLIC_PORT, config.LISTEN_ADDRESS),

@@ -12,6 +12,8 @@
 - name: TLS_KEY_FILE
   value: /etc/trilha/tls/tls.key
 {{- end }}
+- name: PUBLIC_BASE_URL
+  value: {{ required "api-gateway.publicBaseUrl is required: the https origin where the public reaches the gateway (the base of the store portal links), e.g. https://api.example.com" .Values.publicBaseUrl | quote }}
 - name: TOKEN_TTL_SECONDS
   value: {{ .Values.tokenTtlSeconds | quote }}
 - name: RATE_LIMIT_DEFAULT_PER_MINUTE

@@ -8,6 +8,7 @@ const document = {
       post: { operationId: 'registrarEvento', 'x-trilha-servico': 'tracking-service', parameters: [{ in: 'header', name: 'Idempotency-Key', schema: { type: 'string' } }] },
     },
     '/admin/lojas': { post: { operationId: 'criarLoja', 'x-trilha-servico': 'api-gateway' } },
+    '/webhook': { get: { operationId: 'consultarWebhook', 'x-trilha-servico': 'delivery-service', security: [{ bearer: [] }, { portal: [] }] } },
   },
 };
 
@@ -35,6 +36,11 @@ describe('apiCatalog', () => {
   it('knows which operations honour an Idempotency-Key, from their documented header', () => {
     expect(matchRoute(routes, 'POST', '/pedidoRastreio/evento')?.idempotencyKey).toBe(true);
     expect(matchRoute(routes, 'PUT', '/pedidoRastreio/evento/abc123')?.idempotencyKey).toBe(false);
+  });
+
+  it('knows which operations accept a portal session, from their documented security', () => {
+    expect(matchRoute(routes, 'GET', '/webhook')?.portalSession).toBe(true);
+    expect(matchRoute(routes, 'GET', '/pedidoRastreio')?.portalSession).toBe(false);
   });
 
   it('refuses an operation that names no service', () => {

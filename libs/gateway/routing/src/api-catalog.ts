@@ -1,11 +1,15 @@
-import { OPENAPI_EXTENSIONS } from '@trilha/http';
+import { OPENAPI_EXTENSIONS, PORTAL_SECURITY_SCHEME } from '@trilha/http';
 
 /** The parts of an OpenAPI document the gateway routes by. */
 export interface OpenApiDocument {
   paths: Record<string, object>;
 }
 
-type Operation = { operationId?: string; parameters?: { in?: string; name?: string }[] } & Record<string, unknown>;
+type Operation = {
+  operationId?: string;
+  parameters?: { in?: string; name?: string }[];
+  security?: Record<string, string[]>[];
+} & Record<string, unknown>;
 
 export interface ApiRoute {
   /** The operation's id: the counter of its rate limit. */
@@ -21,6 +25,8 @@ export interface ApiRoute {
   parameters: number;
   /** The operation honours an `Idempotency-Key` header: a request that carries one may be sent twice. */
   idempotencyKey: boolean;
+  /** A store portal session may stand for the token: the operation's `security` lists the `portal` scheme. */
+  portalSession: boolean;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
@@ -57,6 +63,7 @@ export function apiCatalog(document: OpenApiDocument): ApiRoute[] {
         pattern: toPattern(path),
         parameters: (path.match(/\{/g) ?? []).length,
         idempotencyKey: (operation.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name?.toLowerCase() === 'idempotency-key'),
+        portalSession: (operation.security ?? []).some((requirement) => Object.hasOwn(requirement, PORTAL_SECURITY_SCHEME)),
       });
     }
   }

@@ -42,6 +42,7 @@ function routeMatchHook(routes: ApiRoute[], services: ForwarderOptions['services
       request.apiRoute = route;
       setServerRoute(request, `/${API_PREFIX}${route.path}`);
       request.limitedRoute = { id: route.id, limitPerMinute: route.limitPerMinute };
+      if (route.portalSession) request.portalSession = {};
     }
     done();
   };

@@ -1,1 +1,2 @@
 export * from './loja';
+export * from './portal';

@@ -1,11 +1,12 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { EntregasResponse } from './entrega.response';
 import { ListarEntregasHandler } from './listar-entregas.handler';
 import { ListarEntregasRequest } from './listar-entregas.request';
 
 @ApiTags('Webhook')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('webhook/entregas')
 export class ListarEntregasHttpController {

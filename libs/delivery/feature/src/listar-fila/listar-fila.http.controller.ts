@@ -1,12 +1,13 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { FilaResponse } from './fila.response';
 import { ListarFilaHandler } from './listar-fila.handler';
 import { ListarFilaRequest } from './listar-fila.request';
 
 /** GET /fila/lista (docs/API.md section 8). */
 @ApiTags('Fila')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('fila')
 export class ListarFilaHttpController {

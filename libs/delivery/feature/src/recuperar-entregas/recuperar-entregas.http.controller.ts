@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { RecuperarEntregasHandler } from './recuperar-entregas.handler';
 import { RecuperacaoResponse, RecuperarEntregasRequest } from './recuperar-entregas.request';
 
 @ApiTags('Webhook')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('webhook/entregas')
 export class RecuperarEntregasHttpController {

@@ -1,10 +1,11 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBearerAuth, ApiConflictResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { EntregaResponse } from '../listar-entregas/entrega.response';
 import { ReenviarEntregaHandler } from './reenviar-entrega.handler';
 
 @ApiTags('Webhook')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('webhook/entregas')
 export class ReenviarEntregaHttpController {

@@ -1,11 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CarriesCredential, IdLoja } from '@trilha/http';
+import { CarriesCredential, IdLoja, PortalSession } from '@trilha/http';
 import { WebhookCadastradoResponse } from '../shared';
 import { RegistrarWebhookHandler } from './registrar-webhook.handler';
 import { RegistrarWebhookRequest } from './registrar-webhook.request';
 
 @ApiTags('Webhook')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('webhook')
 export class RegistrarWebhookHttpController {

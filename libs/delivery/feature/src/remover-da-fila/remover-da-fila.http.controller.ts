@@ -1,6 +1,6 @@
 import { Controller, Delete, HttpCode, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { RemoverDaFilaHandler } from './remover-da-fila.handler';
 import { RemoverDaFilaRequest } from './remover-da-fila.request';
 
@@ -11,6 +11,7 @@ export class RemovidoDaFilaResponse {
 
 /** DELETE /fila/delete?codigo= (docs/API.md section 8). */
 @ApiTags('Fila')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('fila')
 export class RemoverDaFilaHttpController {

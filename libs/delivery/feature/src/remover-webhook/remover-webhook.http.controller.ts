@@ -1,9 +1,10 @@
 import { Controller, Delete, HttpCode } from '@nestjs/common';
 import { ApiBearerAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { RemoverWebhookHandler } from './remover-webhook.handler';
 
 @ApiTags('Webhook')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('webhook')
 export class RemoverWebhookHttpController {

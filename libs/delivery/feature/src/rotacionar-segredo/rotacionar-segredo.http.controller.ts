@@ -1,10 +1,11 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CarriesCredential, IdLoja } from '@trilha/http';
+import { CarriesCredential, IdLoja, PortalSession } from '@trilha/http';
 import { SegredoRotacionadoResponse } from '../shared';
 import { RotacionarSegredoHandler } from './rotacionar-segredo.handler';
 
 @ApiTags('Webhook')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('webhook/segredo')
 export class RotacionarSegredoHttpController {

@@ -6,7 +6,7 @@ const SECRET = 'a-secret-of-at-least-thirty-two-bytes!';
 
 function tokenService(tokenTtlSeconds: number): TokenService {
   const jwt = new JwtService({ secret: createSecretKey(Buffer.from(SECRET)), signOptions: { algorithm: 'HS256' } });
-  return new TokenService(jwt, { tokenSecret: SECRET, tokenTtlSeconds });
+  return new TokenService(jwt, { tokenSecret: SECRET, tokenTtlSeconds, publicBaseUrl: 'https://api.example.com' });
 }
 
 describe('TokenService', () => {

@@ -1,11 +1,12 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { AuthenticatedRequest } from '@trilha/http';
+import { PortalSession, type AuthenticatedRequest } from '@trilha/http';
 import { LojaCommandsService } from '../loja-commands.service';
 import { LojaResponse } from '../loja.response';
 
 /** The store a token belongs to: lets an integrator check its token and configuration. */
 @ApiTags('Autenticação')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('loja')
 export class LojaAtualHttpController {
