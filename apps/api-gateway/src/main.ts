@@ -12,6 +12,7 @@ import { main, runService } from '@trilha/service-runtime';
 import { AppModule } from './app.module';
 import { gatewayConfigSchema, gatewayDatabase } from './config';
 import { loadOpenApiDocument, serveOpenApi } from './openapi';
+import { servePortal } from './portal';
 
 main(async () => {
   const config = loadConfigOrExit(gatewayConfigSchema);
@@ -36,6 +37,7 @@ main(async () => {
       );
       configureHttp(app, { httpsOnly: true, prefixExclude: UNPREFIXED_ROUTES });
       serveOpenApi(app, document);
+      await servePortal(app);
       return app;
     },
     listen: (app) => app.listen(config.PUBLIC_PORT, config.LISTEN_ADDRESS),
