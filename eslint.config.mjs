@@ -12,7 +12,7 @@ export default [
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.trilha/**', '**/*.mjs', '**/*.cjs', '**/*.js'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx, trilha: { rules: { 'no-import-cycles': noImportCycles } } },
     rules: {
       'trilha/no-import-cycles': 'error',
@@ -45,6 +45,8 @@ export default [
             { sourceTag: 'scope:atendimento', onlyDependOnLibsWithTags: ['scope:atendimento', 'scope:shared'] },
             { sourceTag: 'scope:delivery', onlyDependOnLibsWithTags: ['scope:delivery', 'scope:shared'] },
             { sourceTag: 'scope:mcp', onlyDependOnLibsWithTags: ['scope:mcp'] },
+            // The store portal runs in the browser: only the typed API client and other shared utils.
+            { sourceTag: 'scope:portal', onlyDependOnLibsWithTags: ['scope:shared'] },
           ],
         },
       ],
@@ -59,6 +61,13 @@ export default [
         'error',
         { paths: ['typeorm', '@nestjs/typeorm', 'pg'].map((name) => ({ name, message: 'SQL stays out of controllers: a handler reads and writes the database.' })) },
       ],
+    },
+  },
+  {
+    // The store portal renders customer text: only as text, never as markup.
+    files: ['apps/portal/src/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'The portal renders text only: customer payloads must never become markup.' }],
     },
   },
   {

@@ -42,7 +42,7 @@ if (command === 'test') {
 run('build (tsc, path aliases, OpenAPI document, its typed client)', 'npm', ['run', '--silent', 'build']);
 // After the build: the tests' typed client is generated from the document it writes, so a
 // schema that drifts from what the tests send and read fails here.
-if (command === 'test') run('type-check (tsc, everything including tests)', npx('tsc'), ['-p', 'tsconfig.json']);
+if (command === 'test') run('type-check (tsc, everything including tests and the portal)', 'npm', ['run', '--silent', 'typecheck']);
 
 if (command === 'start') await import('./start.mjs');
 else if (command === 'test') await import('./test.mjs');

@@ -40,6 +40,8 @@ export async function servePortal(app: NestFastifyApplication, dir: string): Pro
     decorateReply: false,
     cacheControl: false,
     dotfiles: 'deny',
+    // Only what the build wrote to be served: not the compressed copies by their own names.
+    allowedPath: (path) => !/\.(br|gz)$/.test(path),
     setHeaders(reply, path) {
       reply.header('Cache-Control', path.startsWith(assets) ? ASSET_CACHE : PAGE_CACHE);
       for (const [name, value] of Object.entries(PORTAL_HEADERS)) reply.header(name, value);

@@ -1,19 +1,14 @@
 import { readFileSync } from 'node:fs';
-import createClient, { type Client } from 'openapi-fetch';
+import { trilhaApiClient, type TrilhaApi } from '@trilha/api-client';
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { paths } from './generated/trilha-api';
 import type { TestStack } from './stack';
 
-export type TrilhaApi = Client<paths>;
+export type { TrilhaApi };
 
-/**
- * A client typed from the OpenAPI document the build writes (`npm run build` generates
- * `generated/trilha-api.d.ts` with openapi-typescript): a test that uses it stops compiling when
- * the document does not say what the test sends or reads.
- */
+/** The typed client of @trilha/api-client against a test stack, as a store with `token` (or anonymous). */
 export function typedApiClient(stack: TestStack, token?: string): TrilhaApi {
   const dispatcher = new Agent({ connect: { ca: readFileSync(stack.caFile) } });
-  return createClient<paths>({
+  return trilhaApiClient({
     baseUrl: stack.baseUrl,
     headers: token ? { authorization: `Bearer ${token}` } : {},
     // The stack's certificate is its own: requests go through an agent that trusts its CA.
