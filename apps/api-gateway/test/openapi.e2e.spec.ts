@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createStore, testStack, typedApiClient } from '@trilha/testing';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Agent, request } from 'undici';
+import { apiClient, createStore, testStack, typedApiClient } from '@trilha/testing';
 
 const stack = testStack();
 /** Examples per operation and phase: enough for the fuzzer's every check, within a couple of minutes. */
@@ -56,5 +59,22 @@ describe('the API is what its OpenAPI document says', () => {
     expect(lido.data!.mensagens.map((m) => m.mensagem)).toEqual(['Cadê meu pedido?', 'Já vai chegar!']);
     const ausente = await api.GET('/atendimentos/{idAtendimento}', { params: { path: { idAtendimento: '0'.repeat(32) } } });
     expect(ausente.error).toMatchObject({ status: 404, title: expect.any(String), detail: expect.any(String) });
+  });
+
+  it('is sent compressed to a client that accepts it, like every answer over 1 KB', async () => {
+    const api = apiClient(stack.baseUrl, stack.caFile);
+    const plain = await api('GET', '/openapi.json');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const encoding of ['br', 'gzip']) {
+      const response = await request(`${stack.baseUrl}/openapi.json`, { headers: { 'accept-encoding': encoding }, dispatcher: new Agent({ connect: { ca: readFileSync(stack.caFile) } }) });
+      expect(response.headers['content-encoding']).toBe(encoding);
+      const compressed = Buffer.from(await response.body.arrayBuffer());
+      expect(compressed.length).toBeLessThan(plain.text.length / 5);
+      expect(JSON.parse(String(encoding === 'br' ? brotliDecompressSync(compressed) : gunzipSync(compressed))).paths).toEqual(plain.body.paths);
+    }
+    // A small answer is not worth compressing.
+    const small = await request(`${stack.baseUrl}/loja`, { headers: { 'accept-encoding': 'br' }, dispatcher: new Agent({ connect: { ca: readFileSync(stack.caFile) } }) });
+    await small.body.dump();
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
