@@ -13,7 +13,8 @@ const HEADERS = [
 
 /**
  * The OpenAPI 3.1 `webhooks` section: every notification a store receives, with the schema of
- * its `data` generated from the payload class consumers validate against.
+ * its `data` generated from the payload class consumers validate against, and its example
+ * (`exemplo`, validated against that class by libs/contracts/src/notifications.spec.ts).
  */
 export function webhooksSection(): { webhooks: Record<string, unknown>; schemas: Record<string, unknown> } {
   const all = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/' }) as Record<string, unknown>;
@@ -38,6 +39,7 @@ export function webhooksSection(): { webhooks: Record<string, unknown>; schemas:
                 properties: { evento: { const: notification.evento }, data: { $ref: `#/components/schemas/${name}` } },
                 required: ['evento', 'data'],
               },
+              example: { evento: notification.evento, data: notification.exemplo },
             },
           },
         },

@@ -34,6 +34,8 @@ describe('a conversation opened through the API reaches the store (docs/API.md s
       idEvento: notificacao.headers['webhook-id'],
       evento: 'atendimento.criado',
       status: 'entregue',
+      ocorridoEm: expect.stringMatching(/Z$/),
+      proximaTentativa: null,
       tentativas: [{ numero: 1, dataHora: expect.stringMatching(/Z$/), statusHttp: 200, duracaoMs: expect.any(Number), erro: null }],
     }]);
     expect(receiver.notifications('/conversa-real')).toHaveLength(1);

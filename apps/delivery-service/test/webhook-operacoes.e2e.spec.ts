@@ -106,7 +106,7 @@ describe('URL verifications at once per store', () => {
     const recusada = recebidas.find((response) => response.status === 429)!;
     expectProblem(recusada, 429);
     expect(recusada.headers['retry-after']).toBe('10');
-    expect(recusada.body.detail).toMatch(/2 verificações de URL simultâneas/);
+    expect(recusada.body.detail).toMatch(/2 chamadas simultâneas à URL do webhook/);
     expect(receiver.requests('/verificacao-lenta')).toHaveLength(2);
   });
 });

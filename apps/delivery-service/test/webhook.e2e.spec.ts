@@ -164,6 +164,8 @@ describe('push (docs/API.md section 7)', () => {
       idEvento: eventos[0].id,
       evento: 'atendimento.criado',
       status: 'entregue',
+      ocorridoEm: eventos[0].occurredAt,
+      proximaTentativa: null,
       tentativas: [{ numero: 1, dataHora: expect.stringMatching(/Z$/), statusHttp: 200, duracaoMs: expect.any(Number), erro: null }],
     });
   });
@@ -282,12 +284,14 @@ describe('push (docs/API.md section 7)', () => {
     const pagina2 = await api('GET', '/webhook/entregas?pagina=2&porPagina=1', { token: loja.token });
     expect(pagina2.body).toMatchObject({ pagina: 2, porPagina: 1, total: 2, totalPaginas: 2, entregas: [{ idEvento: eventos[0].id }] });
     const alemDaUltima = await api('GET', '/webhook/entregas?pagina=3&porPagina=1', { token: loja.token });
-    expect(alemDaUltima.body).toEqual({ pagina: 3, porPagina: 1, total: 2, totalPaginas: 2, entregas: [] });
+    expect(alemDaUltima.body).toEqual({ pagina: 3, porPagina: 1, total: 2, totalPaginas: 2, entregas: [], proximoCursor: null });
 
     const idEntrega = lista.entregas[1].idEntrega;
     const reenvio = await api('POST', `/webhook/entregas/${idEntrega}/reenviar`, { token: loja.token });
     expect(reenvio.status).toBe(202);
-    expect(reenvio.body).toMatchObject({ idEntrega, idEvento: eventos[0].id });
+    // The resend is due now: the answer says so.
+    expect(reenvio.body).toMatchObject({ idEntrega, idEvento: eventos[0].id, status: 'entregue', proximaTentativa: expect.stringMatching(/Z$/) });
+    expect(Math.abs(Date.parse(reenvio.body.proximaTentativa) - Date.now())).toBeLessThan(5000);
     await eventually('the resend', () => (receiver.notifications('/reenvio').filter((r) => r.headers['webhook-id'] === eventos[0].id).length === 2 || undefined));
     const depois = await eventually('two attempts in the log', async () => {
       const response = await api('GET', '/webhook/entregas', { token: loja.token });
@@ -300,7 +304,7 @@ describe('push (docs/API.md section 7)', () => {
     expectProblem(await api('POST', `/webhook/entregas/${idEntrega}/reenviar`, { token: outra.token }), 404);
     expectProblem(await api('POST', '/webhook/entregas/00000000-0000-4000-8000-000000000000/reenviar', { token: loja.token }), 404);
     expectProblem(await api('POST', '/webhook/entregas/nao-e-um-id/reenviar', { token: loja.token }), 404);
-    expect((await api('GET', '/webhook/entregas', { token: outra.token })).body).toEqual({ pagina: 1, porPagina: 20, total: 0, totalPaginas: 0, entregas: [] });
+    expect((await api('GET', '/webhook/entregas', { token: outra.token })).body).toEqual({ pagina: 1, porPagina: 20, total: 0, totalPaginas: 0, entregas: [], proximoCursor: null });
     for (const query of ['pagina=0', 'porPagina=101', 'porPagina=abc', 'status=perdida', 'outro=1']) {
       expectProblem(await api('GET', `/webhook/entregas?${query}`, { token: loja.token }), 400);
     }

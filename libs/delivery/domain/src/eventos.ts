@@ -1,6 +1,6 @@
 import { NOTIFICATIONS, type FlagsEvento } from '@trilha/contracts';
 
-export { FLAGS_EVENTO, type FlagEvento, type FlagsEvento } from '@trilha/contracts';
+export { EVENTOS_NOTIFICACAO, FLAGS_EVENTO, type EventoNotificacao, type FlagEvento, type FlagsEvento } from '@trilha/contracts';
 
 /** A flag left out of the registration, or stored before it existed, has its default (docs/API.md section 7). */
 export const FLAGS_PADRAO: Readonly<FlagsEvento> = Object.fromEntries(NOTIFICATIONS.map((n) => [n.flag, n.padrao])) as FlagsEvento;

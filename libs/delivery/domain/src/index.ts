@@ -4,4 +4,5 @@ export * from './chaveiro';
 export * from './endereco';
 export * from './entrega';
 export * from './eventos';
+export * from './resposta';
 export * from './saude';

@@ -5,6 +5,7 @@ import { LojasConhecidas1732000000200 } from './migrations/1732000000200-lojas-c
 import { WebhooksEntregasFila1732000000300 } from './migrations/1732000000300-webhooks-entregas-fila';
 import { WebhooksSaudeRotacaoRecuperacao1732000000410 } from './migrations/1732000000410-webhooks-saude-rotacao-recuperacao';
 import { EntregasTraceparentPrimeira1732000000420 } from './migrations/1732000000420-entregas-traceparent-primeira';
+import { TentativasRequisicaoResposta1732000000510 } from './migrations/1732000000510-tentativas-requisicao-resposta';
 
 /**
  * Webhook registrations, push delivery with durable retries, and the per-store queue. It writes
@@ -14,7 +15,7 @@ import { EntregasTraceparentPrimeira1732000000420 } from './migrations/173200000
 export const DELIVERY_SERVICE: ServiceDefinition = {
   name: 'delivery-service',
   schema: 'delivery',
-  migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410, EntregasTraceparentPrimeira1732000000420],
+  migrations: [LojasConhecidas1732000000200, WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410, EntregasTraceparentPrimeira1732000000420, TentativasRequisicaoResposta1732000000510],
   projections: [],
   routing: () => [],
   consumes: [TOPICS.lojas, TOPICS.atendimento],

@@ -4,6 +4,8 @@ import type { DataSource } from 'typeorm';
 import { AtivarWebhookHandler } from './ativar-webhook/ativar-webhook.handler';
 import { AtivarWebhookHttpController } from './ativar-webhook/ativar-webhook.http.controller';
 import { CifrarSegredosAoIniciar } from './cifrar-segredos/cifrar-segredos';
+import { ConsultarEntregaHandler } from './consultar-entrega/consultar-entrega.handler';
+import { ConsultarEntregaHttpController } from './consultar-entrega/consultar-entrega.http.controller';
 import { ConsultarWebhookHandler } from './consultar-webhook/consultar-webhook.handler';
 import { ConsultarWebhookHttpController } from './consultar-webhook/consultar-webhook.http.controller';
 import { measureDeliveries } from './despachar-entregas/delivery-metrics';
@@ -23,10 +25,14 @@ import { RegistrarWebhookHandler } from './registrar-webhook/registrar-webhook.h
 import { RegistrarWebhookHttpController } from './registrar-webhook/registrar-webhook.http.controller';
 import { RemoverDaFilaHandler } from './remover-da-fila/remover-da-fila.handler';
 import { RemoverDaFilaHttpController } from './remover-da-fila/remover-da-fila.http.controller';
+import { RemoverVariosDaFilaHandler } from './remover-varios-da-fila/remover-varios-da-fila.handler';
+import { RemoverVariosDaFilaHttpController } from './remover-varios-da-fila/remover-varios-da-fila.http.controller';
 import { RemoverWebhookHandler } from './remover-webhook/remover-webhook.handler';
 import { RemoverWebhookHttpController } from './remover-webhook/remover-webhook.http.controller';
 import { RotacionarSegredoHandler } from './rotacionar-segredo/rotacionar-segredo.handler';
 import { RotacionarSegredoHttpController } from './rotacionar-segredo/rotacionar-segredo.http.controller';
+import { TestarWebhookHandler } from './testar-webhook/testar-webhook.handler';
+import { TestarWebhookHttpController } from './testar-webhook/testar-webhook.http.controller';
 import { DELIVERY_OPTIONS, type DeliveryOptions } from './shared/delivery.options';
 import { EnderecoGuard } from './shared/endereco.guard';
 import { nomesLocais } from './shared/nomes-locais';
@@ -44,11 +50,14 @@ import { WebhookClient } from './shared/webhook.client';
     RemoverWebhookHttpController,
     AtivarWebhookHttpController,
     RotacionarSegredoHttpController,
+    TestarWebhookHttpController,
     ListarEntregasHttpController,
+    ConsultarEntregaHttpController,
     ReenviarEntregaHttpController,
     RecuperarEntregasHttpController,
     ListarFilaHttpController,
     RemoverDaFilaHttpController,
+    RemoverVariosDaFilaHttpController,
   ],
   providers: [
     VerificacaoUrl,
@@ -57,11 +66,14 @@ import { WebhookClient } from './shared/webhook.client';
     RemoverWebhookHandler,
     AtivarWebhookHandler,
     RotacionarSegredoHandler,
+    TestarWebhookHandler,
     ListarEntregasHandler,
+    ConsultarEntregaHandler,
     ReenviarEntregaHandler,
     RecuperarEntregasHandler,
     ListarFilaHandler,
     RemoverDaFilaHandler,
+    RemoverVariosDaFilaHandler,
   ],
 })
 export class DeliveryHttpModule {}

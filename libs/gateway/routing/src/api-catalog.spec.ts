@@ -33,6 +33,20 @@ describe('apiCatalog', () => {
     expect(methodsOf(routes, '/nada')).toEqual([]);
   });
 
+  it('gives a path to its most concrete template only, as OpenAPI matches concrete paths first', () => {
+    const entregas = apiCatalog({
+      paths: {
+        '/webhook/entregas/{idEntrega}': { get: { operationId: 'consultarEntrega', 'x-trilha-servico': 'delivery-service' } },
+        '/webhook/entregas/recuperar': { post: { operationId: 'recuperarEntregas', 'x-trilha-servico': 'delivery-service' } },
+      },
+    });
+    expect(matchRoute(entregas, 'POST', '/webhook/entregas/recuperar')?.id).toBe('recuperarEntregas');
+    expect(matchRoute(entregas, 'GET', '/webhook/entregas/recuperar')).toBeUndefined();
+    expect(methodsOf(entregas, '/webhook/entregas/recuperar')).toEqual(['POST']);
+    expect(matchRoute(entregas, 'GET', '/webhook/entregas/0193a5c2-7d4e-7b1a-9c3f-2e8d5a6b4c10')?.id).toBe('consultarEntrega');
+    expect(methodsOf(entregas, '/webhook/entregas/0193a5c2-7d4e-7b1a-9c3f-2e8d5a6b4c10')).toEqual(['GET', 'HEAD']);
+  });
+
   it('knows which operations honour an Idempotency-Key, from their documented header', () => {
     expect(matchRoute(routes, 'POST', '/pedidoRastreio/evento')?.idempotencyKey).toBe(true);
     expect(matchRoute(routes, 'PUT', '/pedidoRastreio/evento/abc123')?.idempotencyKey).toBe(false);

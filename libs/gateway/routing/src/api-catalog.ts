@@ -70,13 +70,21 @@ export function apiCatalog(document: OpenApiDocument): ApiRoute[] {
   return routes.sort((a, b) => a.parameters - b.parameters);
 }
 
-/** The route a request matches, given its method and its path below /v1 (no query). */
+/**
+ * The route a request matches, given its method and its path below /v1 (no query). A path is
+ * its most concrete template's, as OpenAPI matches concrete paths before templated ones:
+ * `/webhook/entregas/recuperar` (POST) is not `/webhook/entregas/{idEntrega}` (GET) too.
+ */
 export function matchRoute(routes: ApiRoute[], method: string, path: string): ApiRoute | undefined {
-  return routes.find((route) => route.method === method && route.pattern.test(path));
+  const route = routes.find((candidate) => candidate.method === method && candidate.pattern.test(path));
+  // Routes sort by parameters: a more concrete template that also matches comes before it.
+  if (route && route.parameters > 0 && routes.some((other) => other.parameters < route.parameters && other.pattern.test(path))) return undefined;
+  return route;
 }
 
-/** The methods the API answers on a path (empty for a path it does not have). */
+/** The methods the API answers on a path, those of its most concrete template (empty for a path it does not have). */
 export function methodsOf(routes: ApiRoute[], path: string): string[] {
-  const methods = routes.filter((route) => route.pattern.test(path)).map((route) => route.method);
+  const matching = routes.filter((route) => route.pattern.test(path));
+  const methods = matching.filter((route) => route.parameters === matching[0].parameters).map((route) => route.method);
   return methods.includes('GET') ? [...methods, 'HEAD'] : methods;
 }

@@ -5,8 +5,8 @@ import { CANAL_ENTREGAS, type ResultadoEnvio } from '../shared';
 import { AGENDA, bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
 import { EntregasDevidas, type Claimed } from './entregas-devidas';
 
-const falha = (statusHttp = 500): ResultadoEnvio => ({ ok: false, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: `status ${statusHttp}, esperado 200`, traceparent: null });
-const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusHttp: 200, duracaoMs: 1, erro: null, traceparent: null });
+const falha = (statusHttp = 500): ResultadoEnvio => ({ ok: false, dataHora: new Date(), url: 'https://loja.example/hook', cabecalhos: null, resposta: null, statusHttp, duracaoMs: 1, erro: `status ${statusHttp}, esperado 200`, traceparent: null });
+const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), url: 'https://loja.example/hook', cabecalhos: null, resposta: null, statusHttp: 200, duracaoMs: 1, erro: null, traceparent: null });
 
 describe('due deliveries in PostgreSQL (claims, leases, order, retries)', () => {
   const banco = bancoDeEntregas();

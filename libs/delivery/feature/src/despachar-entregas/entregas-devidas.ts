@@ -99,13 +99,16 @@ const CONCLUSAO: PreparedStatement = {
   name: 'delivery_concluir',
   text: `WITH decididas AS (
            SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::smallint[], $5::timestamptz[], $6::boolean[], $7::boolean[],
-                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[], $16::text[], $17::uuid[])
-             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar, traceparent, id_documento)
+                                $8::timestamptz[], $9::smallint[], $10::int[], $11::text[], $13::int[], $14::boolean[], $15::boolean[], $16::text[], $17::uuid[],
+                                $21::text[], $22::jsonb[], $23::text[])
+             AS d(id_entrega, lease, status, tentativas, proxima_em, para_fila, primeira, data_hora, status_http, duracao_ms, erro, id_loja, manual, recuperar, traceparent, id_documento,
+                  url, cabecalhos, resposta)
          ), d AS (
            -- The store removed its webhook, or it was deactivated, during the attempt (both leave a
            -- delivery in flight to its attempt): a failed attempt is its last, and the event goes
            -- to the queue; a 200 delivered it. Never both.
            SELECT d.id_entrega, d.lease, d.tentativas, d.primeira, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.manual, d.recuperar, d.traceparent, d.id_documento,
+                  d.url, d.cabecalhos, d.resposta,
                   CASE WHEN removido THEN 'falhou' ELSE d.status END AS status,
                   CASE WHEN removido THEN NULL ELSE d.proxima_em END AS proxima_em,
                   d.para_fila OR removido AS para_fila
@@ -119,8 +122,8 @@ const CONCLUSAO: PreparedStatement = {
            FROM d WHERE e.id_entrega = d.id_entrega AND e.lease = d.lease
            RETURNING e.id_entrega, e.numero_tentativas, e.id_loja, e.id_evento, e.evento, e.data
          ), registradas AS (
-           INSERT INTO tentativas (id_entrega, numero, data_hora, status_http, duracao_ms, erro)
-           SELECT a.id_entrega, a.numero_tentativas, d.data_hora, d.status_http, d.duracao_ms, d.erro
+           INSERT INTO tentativas (id_entrega, numero, data_hora, status_http, duracao_ms, erro, url, cabecalhos, resposta)
+           SELECT a.id_entrega, a.numero_tentativas, d.data_hora, d.status_http, d.duracao_ms, d.erro, d.url, d.cabecalhos, d.resposta
            FROM atualizadas a JOIN d USING (id_entrega)
          ), enfileiradas AS (
            INSERT INTO fila (id_documento, id_loja, id_evento, evento, data, entrega_falhou)
@@ -307,6 +310,9 @@ export class EntregasDevidas {
       vagas.livre,
       unclaimable,
       this.leaseMs / 1000,
+      lote.map(({ resultado }) => resultado.url),
+      lote.map(({ resultado }) => (resultado.cabecalhos === null ? null : JSON.stringify(resultado.cabecalhos))),
+      lote.map(({ resultado }) => resultado.resposta),
     ];
     let linhas: ConclusaoRow[] = [];
     // Two round trips: the stores' locks and their endpoints' health read under them go with

@@ -5,7 +5,7 @@ import { type ResultadoEnvio } from '../shared';
 import { bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
 import type { Claimed } from './entregas-devidas';
 
-const resultado = (statusHttp: number): ResultadoEnvio => ({ ok: statusHttp === 200, dataHora: new Date(), statusHttp, duracaoMs: 1, erro: statusHttp === 200 ? null : `status ${statusHttp}, esperado 200`, traceparent: null });
+const resultado = (statusHttp: number): ResultadoEnvio => ({ ok: statusHttp === 200, dataHora: new Date(), url: 'https://loja.example/hook', cabecalhos: null, resposta: null, statusHttp, duracaoMs: 1, erro: statusHttp === 200 ? null : `status ${statusHttp}, esperado 200`, traceparent: null });
 
 describe('webhook operations in PostgreSQL (deactivation with attempts in flight, recovery in order)', () => {
   const banco = bancoDeEntregas();

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { ehUuid } from '@trilha/ids';
 import { avisarEntregas, travarLojas, webhookDaLoja } from '../shared';
 import type { EntregaResponse } from '../listar-entregas/entrega.response';
-import { entregasComTentativas } from '../listar-entregas/entregas-com-tentativas';
+import { COLUNAS_ENTREGA, entregasComTentativas } from '../listar-entregas/entregas-com-tentativas';
 
 /**
  * POST /webhook/entregas/{idEntrega}/reenviar: makes an attempt now. A delivery waiting for a
@@ -21,7 +21,7 @@ export class ReenviarEntregaHandler {
     return this.dataSource.transaction(async (manager) => {
       await travarLojas(manager, [idLoja]);
       const [entrega] = await manager.query(
-        `SELECT id_entrega, id_evento, evento, status, tentativas, lease FROM entregas WHERE id_entrega = $1 AND id_loja = $2 FOR UPDATE`,
+        `SELECT status, tentativas, lease FROM entregas WHERE id_entrega = $1 AND id_loja = $2 FOR UPDATE`,
         [idEntrega, idLoja],
       );
       if (!entrega) throw naoEncontrada();
@@ -32,7 +32,8 @@ export class ReenviarEntregaHandler {
         await manager.query(`UPDATE entregas SET proxima_em = now(), manual = (status <> 'pendente') WHERE id_entrega = $1`, [idEntrega]);
         await avisarEntregas(manager);
       }
-      const [resposta] = await entregasComTentativas(manager, [entrega]);
+      // Read after the update, so the answer says when the resend is due.
+      const [resposta] = await entregasComTentativas(manager, await manager.query(`SELECT ${COLUNAS_ENTREGA} FROM entregas WHERE id_entrega = $1`, [idEntrega]));
       return resposta;
     });
   }

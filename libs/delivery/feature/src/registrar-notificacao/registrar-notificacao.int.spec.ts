@@ -74,7 +74,7 @@ describe('registrarNotificacao in PostgreSQL: the registration flags', () => {
 describe('registrarNotificacao in PostgreSQL: the claim of a delivery due at once, as the consumer makes it', () => {
   const banco = bancoDeEntregas(4);
   const LEASE_MS = 60_000;
-  const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), statusHttp: 200, duracaoMs: 1, erro: null, traceparent: null });
+  const sucesso = (): ResultadoEnvio => ({ ok: true, dataHora: new Date(), url: 'https://loja.example/hook', cabecalhos: null, resposta: null, statusHttp: 200, duracaoMs: 1, erro: null, traceparent: null });
 
   /** Records the event in a consumer's transaction with a claim; resolves with what the claim was given to attempt. */
   async function registrarComClaim(event: EventEnvelope, falhar = false): Promise<Claimed[]> {

@@ -8,12 +8,13 @@ import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
 import { TIMEOUT_MS, WebhookClient } from './webhook.client';
 
 /**
- * Verifications one store may have running at once in one replica: a registration or a
- * reactivation at a time is all a store needs, and a second lets it repeat one whose answer it
- * stopped waiting for. Each may wait 10 s on the store's URL (with its own outbound connection,
- * and no database connection), so more would only let one store pile up that waiting.
+ * Calls to its URL that one store may have running at once in one replica, verifications and
+ * test events together: one at a time is all a store needs, and a second lets it repeat one
+ * whose answer it stopped waiting for. Each may wait 10 s on the store's URL (with its own
+ * outbound connection, and no database connection), so more would only let one store pile up
+ * that waiting.
  */
-const VERIFICACOES_POR_LOJA = 2;
+const CHAMADAS_POR_LOJA = 2;
 
 const invalida = (mensagem: string, detail = mensagem) => new InvalidInputException([{ campo: 'url', mensagem }], detail);
 
@@ -21,12 +22,12 @@ const invalida = (mensagem: string, detail = mensagem) => new InvalidInputExcept
  * The check a webhook URL passes before anything is sent to it (registration and
  * reactivation): an https URL whose host resolves to an address webhooks may reach, that
  * answers a signed verification POST `{evento: "webhook.verificacao"}` with 200 within 10 s.
- * Anything else (a 410 included) is a 400 naming `url`. A store with VERIFICACOES_POR_LOJA
- * verifications running gets a 429 for another.
+ * Anything else (a 410 included) is a 400 naming `url`. A store with CHAMADAS_POR_LOJA
+ * calls to its URL running (`chamada`) gets a 429 for another.
  */
 @Injectable()
 export class VerificacaoUrl {
-  private readonly emAndamento = new ConcurrencyLimit<number>(VERIFICACOES_POR_LOJA);
+  private readonly emAndamento = new ConcurrencyLimit<number>(CHAMADAS_POR_LOJA);
 
   constructor(
     private readonly guard: EnderecoGuard,
@@ -41,15 +42,20 @@ export class VerificacaoUrl {
       throw invalida('url deve ser uma URL absoluta, como https://minhaloja.example/webhook');
     }
     if (url.protocol !== 'https:') throw invalida('url deve usar https');
+    return this.chamada(idLoja, () => this.verificarUrl(idLoja, url, segredos));
+  }
+
+  /** Runs a call to the store's URL (a verification, a test event) within the store's CHAMADAS_POR_LOJA; a 429 beyond them. */
+  async chamada<T>(idLoja: number, chamar: () => Promise<T>): Promise<T> {
     const liberar = await this.emAndamento.acquire(idLoja);
     if (!liberar) {
       throw new ConcurrencyLimitExceeded(
-        `Esta loja já tem ${VERIFICACOES_POR_LOJA} verificações de URL simultâneas em andamento, o limite; repita quando uma terminar (Retry-After).`,
+        `Esta loja já tem ${CHAMADAS_POR_LOJA} chamadas simultâneas à URL do webhook em andamento (verificações ou eventos de teste), o limite; repita quando uma terminar (Retry-After).`,
         TIMEOUT_MS / 1000,
       );
     }
     try {
-      return await this.verificarUrl(idLoja, url, segredos);
+      return await chamar();
     } finally {
       liberar();
     }

@@ -1,16 +1,16 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { createSecureContext, rootCertificates } from 'node:tls';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { Counter, Histogram } from 'prom-client';
-import { assinarComTodos, lerRetryAfter, segredosVigentes, type Chaveiro, type Segredos } from '@trilha/delivery-domain';
+import { assinarComTodos, lerRetryAfter, MAX_TRECHO_RESPOSTA, segredosVigentes, trechoDaResposta, type Chaveiro, type Segredos } from '@trilha/delivery-domain';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ID_LOJA, requestContext, startSpanFrom, traceparentOf } from '@trilha/observability';
 import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
 
 /** docs/API.md section 7: the receiver has 10 s to answer. The whole attempt, its DNS resolution included, gets these. */
 export const TIMEOUT_MS = 10_000;
-/** What is read of a receiver's answer: its status decides, its body is discarded. */
+/** What is read of a receiver's answer: its status decides; its first 2 KB are kept, the rest up to this discarded (to keep the connection). */
 const MAX_CORPO_RESPOSTA = 64 * 1024;
 
 /** Where an attempt goes, and the secrets that sign it (two during a rotation's overlap), as stored: encrypted, or in clear. */
@@ -22,9 +22,15 @@ export interface Destino extends Segredos {
 export interface ResultadoEnvio {
   ok: boolean;
   dataHora: Date;
+  /** Where it was sent. */
+  url: string;
+  /** The request's headers (signature included) as sent, or as they were to be when the connection failed; null when the address was refused or not found first. */
+  cabecalhos: Record<string, string> | null;
   statusHttp: number | null;
   duracaoMs: number;
   erro: string | null;
+  /** The first 2 KB of the receiver's answer, as text (`trechoDaResposta`); null when it did not answer. */
+  resposta: string | null;
   /** `Retry-After` of a 429 or 503, in ms. */
   retryAfterMs?: number;
   /** The attempt's span, which a retry links to. */
@@ -108,14 +114,15 @@ export class WebhookClient implements OnApplicationShutdown {
       },
       links: [tentativa.traceparentPrimeira],
     });
-    const fim = (resultado: Omit<ResultadoEnvio, 'dataHora' | 'duracaoMs' | 'traceparent'>): ResultadoEnvio => {
+    let cabecalhos: Record<string, string> | null = null;
+    const fim = (resultado: Omit<ResultadoEnvio, 'dataHora' | 'duracaoMs' | 'traceparent' | 'url' | 'cabecalhos' | 'resposta'>, resposta: string | null = null): ResultadoEnvio => {
       const duracaoMs = Math.round(performance.now() - inicio);
       tentativas.inc({ outcome: resultado.ok ? 'delivered' : resultado.statusHttp ? `status_${resultado.statusHttp}` : 'error' });
       duracao.observe(duracaoMs / 1000);
       if (resultado.statusHttp !== null) span.setAttribute('http.response.status_code', resultado.statusHttp);
       if (!resultado.ok) span.setAttribute('error.type', resultado.statusHttp ? String(resultado.statusHttp) : (resultado.erro ?? 'erro')).setStatus({ code: SpanStatusCode.ERROR });
       span.end();
-      return { ...resultado, dataHora, duracaoMs, traceparent: traceparentOf(span) };
+      return { ...resultado, dataHora, url: destino.url, cabecalhos, resposta, duracaoMs, traceparent: traceparentOf(span) };
     };
     const prazo = AbortSignal.timeout(TIMEOUT_MS);
     try {
@@ -125,7 +132,9 @@ export class WebhookClient implements OnApplicationShutdown {
       const [endereco] = await this.guard.resolver(url.hostname, prazo);
       const timestamp = Math.floor(dataHora.getTime() / 1000);
       const headers: Record<string, string> = {
+        host: url.host,
         'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(corpo)),
         'user-agent': 'Trilha-Webhooks/1.0',
         'webhook-id': idWebhook,
         'webhook-timestamp': String(timestamp),
@@ -137,27 +146,30 @@ export class WebhookClient implements OnApplicationShutdown {
         ),
       };
       propagation.inject(trace.setSpan(context.active(), span), headers);
+      cabecalhos = headers;
       const ip = endereco.family === 6 ? `[${endereco.address}]` : endereco.address;
       const response = await this.agent.request({
         origin: `${url.protocol}//${ip}${url.port ? `:${url.port}` : ''}`,
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         // undici takes the TLS server name from the Host header.
-        headers: { host: url.host, ...headers },
+        headers,
         body: corpo,
         signal: prazo,
       });
-      // The status decides; the body is read (to keep the connection) only up to a limit.
-      response.body.dump({ limit: MAX_CORPO_RESPOSTA }).catch(() => undefined);
+      const resposta = await trechoDoCorpo(response.body, prazo);
       const status = response.statusCode;
-      if (status === 200) return fim({ ok: true, statusHttp: status, erro: null });
+      if (status === 200) return fim({ ok: true, statusHttp: status, erro: null }, resposta);
       const retryAfter = status === 429 || status === 503 ? header(response.headers['retry-after']) : undefined;
-      return fim({
-        ok: false,
-        statusHttp: status,
-        erro: status >= 300 && status < 400 ? `redirecionamento (${status}) não é seguido` : `status ${status}, esperado 200`,
-        retryAfterMs: lerRetryAfter(retryAfter, Date.now()),
-      });
+      return fim(
+        {
+          ok: false,
+          statusHttp: status,
+          erro: status >= 300 && status < 400 ? `redirecionamento (${status}) não é seguido` : `status ${status}, esperado 200`,
+          retryAfterMs: lerRetryAfter(retryAfter, Date.now()),
+        },
+        resposta,
+      );
     } catch (error) {
       return fim({ ok: false, statusHttp: null, erro: descreverFalha(error) });
     }
@@ -166,6 +178,34 @@ export class WebhookClient implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.agent.close().catch((error: Error) => this.logger.warn(`closing webhook connections: ${error.message}`));
   }
+}
+
+/**
+ * The first 2 KB of an answer's body as text, for the deliveries log; the rest is read and
+ * discarded up to MAX_CORPO_RESPOSTA (so the connection is kept) without waiting for it. The
+ * status decides the attempt, so a body that ends early, fails, or is still arriving when the
+ * attempt's time runs out gives what had arrived.
+ */
+function trechoDoCorpo(body: Dispatcher.ResponseData['body'], prazo: AbortSignal): Promise<string> {
+  return new Promise((resolve) => {
+    const partes: Buffer[] = [];
+    let lidos = 0;
+    const pronto = () => {
+      body.off('data', ler).off('close', pronto);
+      prazo.removeEventListener('abort', pronto);
+      resolve(trechoDaResposta(Buffer.concat(partes)));
+    };
+    const ler = (parte: Buffer) => {
+      partes.push(parte);
+      lidos += parte.length;
+      if (lidos >= MAX_TRECHO_RESPOSTA) pronto();
+    };
+    // A body destroyed already (its connection failed as it arrived) gives no more events.
+    if (body.closed) return pronto();
+    body.on('data', ler).on('close', pronto);
+    prazo.addEventListener('abort', pronto);
+    body.dump({ limit: MAX_CORPO_RESPOSTA }).catch(() => undefined);
+  });
 }
 
 function header(value: string | string[] | undefined): string | undefined {

@@ -8,6 +8,7 @@ import { testStack } from '@trilha/testing';
 import { WebhooksEntregasFila1732000000300 } from '../migrations/1732000000300-webhooks-entregas-fila';
 import { WebhooksSaudeRotacaoRecuperacao1732000000410 } from '../migrations/1732000000410-webhooks-saude-rotacao-recuperacao';
 import { EntregasTraceparentPrimeira1732000000420 } from '../migrations/1732000000420-entregas-traceparent-primeira';
+import { TentativasRequisicaoResposta1732000000510 } from '../migrations/1732000000510-tentativas-requisicao-resposta';
 import { registrarNotificacao } from '../registrar-notificacao/registrar-notificacao';
 import { EntregasDevidas } from '../despachar-entregas/entregas-devidas';
 
@@ -40,7 +41,7 @@ export interface BancoDeEntregas {
 export function bancoDeEntregas(poolSize = 8): BancoDeEntregas {
   const stack = testStack();
   const schema = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize, migrations: [WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410, EntregasTraceparentPrimeira1732000000420] };
+  const database: ServiceDatabase = { url: stack.infra.databaseUrl, schema, poolSize, migrations: [WebhooksEntregasFila1732000000300, WebhooksSaudeRotacaoRecuperacao1732000000410, EntregasTraceparentPrimeira1732000000420, TentativasRequisicaoResposta1732000000510] };
   let dataSource: DataSource;
   let entregas: EntregasDevidas;
   let lojas = 0;
