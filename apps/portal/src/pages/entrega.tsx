@@ -60,7 +60,7 @@ export function PaginaEntrega({ idEntrega }: { idEntrega: string }) {
           <section class="cartao" aria-labelledby="requisicao">
             <h2 id="requisicao">Requisição enviada</h2>
             <p>
-              <code class="quebra">POST {entrega.requisicao.url}</code>
+              <code class="quebra">{entrega.requisicao.url === null ? 'Ainda não enviada.' : `POST ${entrega.requisicao.url}`}</code>
             </p>
             <Cabecalhos cabecalhos={entrega.requisicao.cabecalhos} rotulo="Cabeçalhos da requisição" />
             <h3>Corpo</h3>
@@ -101,7 +101,9 @@ export function PaginaEntrega({ idEntrega }: { idEntrega: string }) {
   );
 }
 
-function Cabecalhos({ cabecalhos, rotulo }: { cabecalhos: Record<string, string>; rotulo: string }) {
+/** The headers of a request; none recorded (an attempt made before they were kept) reads as such. */
+function Cabecalhos({ cabecalhos, rotulo }: { cabecalhos: Record<string, string> | null; rotulo: string }) {
+  if (cabecalhos === null) return <p>Cabeçalhos não registrados.</p>;
   return (
     <div class="rolagem">
       <table aria-label={rotulo}>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Schema } from '@trilha/api-client';
+import type { paths, Schema } from '@trilha/api-client';
 import { api, ApiError, ok } from '../api';
 import { Erro, Sucesso } from '../componentes';
 import { usePortal, useTarefa } from '../contexto';
@@ -9,6 +9,8 @@ import { fragmentoDe } from '../rotas';
 
 /** A delivery's status, as the API's list of them declares it. */
 export type StatusEntrega = Schema<'EntregaResponse'>['status'];
+/** The log's query, as the API declares it. */
+type Consulta = NonNullable<paths['/webhook/entregas']['get']['parameters']['query']>;
 
 type Filtros = { evento: string; status: string; desde: string; ate: string };
 const SEM_FILTROS: Filtros = { evento: '', status: '', desde: '', ate: '' };
@@ -22,8 +24,8 @@ const pagina = async (filtros: Filtros, cursor?: string) =>
       params: {
         query: {
           porPagina: POR_PAGINA,
-          evento: filtros.evento || undefined,
-          status: (filtros.status || undefined) as StatusEntrega | undefined,
+          evento: (filtros.evento || undefined) as Consulta['evento'],
+          status: (filtros.status || undefined) as Consulta['status'],
           desde: instanteDe(filtros.desde),
           ate: instanteDe(filtros.ate),
           cursor,

@@ -1,10 +1,11 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { EntregaDetalhadaResponse } from '../listar-entregas/entrega.response';
 import { ConsultarEntregaHandler } from './consultar-entrega.handler';
 
 @ApiTags('Webhook')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('webhook/entregas')
 export class ConsultarEntregaHttpController {

@@ -1,11 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { RemoverVariosDaFilaHandler } from './remover-varios-da-fila.handler';
 import { RemoverVariosDaFilaRequest, RemovidosDaFilaResponse } from './remover-varios-da-fila.request';
 
 /** POST /fila/remover (docs/API.md section 8). */
 @ApiTags('Fila')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('fila')
 export class RemoverVariosDaFilaHttpController {

@@ -1,10 +1,11 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdLoja } from '@trilha/http';
+import { IdLoja, PortalSession } from '@trilha/http';
 import { TestarWebhookHandler } from './testar-webhook.handler';
 import { TesteResponse } from './teste.response';
 
 @ApiTags('Webhook')
+@PortalSession()
 @ApiBearerAuth()
 @Controller('webhook')
 export class TestarWebhookHttpController {
