@@ -22,6 +22,7 @@ export const BASE_PORTS = {
   atendimento: { gateway: 20743, kafka: 20792, postgres: 20732, redis: 20779, zipkin: 20711, ops: 20780 },
   events: { gateway: 20943, kafka: 20992, postgres: 20932, redis: 20979, zipkin: 20911, ops: 20980 },
   startup: { gateway: 21143, kafka: 21192, postgres: 21132, redis: 21179, zipkin: 21111, ops: 21180 },
+  portal: { gateway: 21943, kafka: 21992, postgres: 21932, redis: 21979, zipkin: 21911, ops: 21980 },
   recovery: { gateway: 21743, kafka: 21792, postgres: 21732, redis: 21779, zipkin: 21711, ops: 21780 },
   // bench/pipeline-ceiling.mjs starts only the infrastructure (Kafka, PostgreSQL, Redis).
   ceiling: { gateway: 21543, kafka: 21592, postgres: 21532, redis: 21579, zipkin: 21511, ops: 21580 },

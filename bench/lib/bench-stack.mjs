@@ -70,7 +70,7 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.body.text();
-    return { status: response.statusCode, body: text && /json/.test(response.headers['content-type'] ?? '') ? JSON.parse(text) : text };
+    return { status: response.statusCode, headers: response.headers, body: text && /json/.test(response.headers['content-type'] ?? '') ? JSON.parse(text) : text };
   }
 
   /** A store's API token, for its access code. */
