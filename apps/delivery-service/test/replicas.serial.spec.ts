@@ -18,6 +18,9 @@ describe('scaling', () => {
       INTERNAL_PORT: String(stack.ports.internal['delivery-service'] + 30),
     });
     try {
+      // The replica serves before its consumer joins the group: until then the other one reads
+      // every event, and on a fast machine delivers them all before the replica is in.
+      await eventually('the replica in its consumer group', async () => (await metricValue(opsPort, 'trilha_kafka_consumer_running')) === 1 || undefined, 30_000, 100);
       const lojas = await Promise.all(Array.from({ length: 20 }, async (_, n) => {
         const loja = await createStore(`Loja Escala ${n}`);
         const path = `/escala/${loja.idLoja}`;

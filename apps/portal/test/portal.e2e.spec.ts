@@ -1,5 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { Client } from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { apiClient, createStore, eventually, isVerification, openConversation, queueWith, registerWebhook, testStack, WebhookReceiver, type TestStore } from '@trilha/testing';
 
@@ -11,6 +13,8 @@ const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 /** Screenshots of every page: into the stack's directory, or where TRILHA_SCREENSHOTS_DIR says (README: refreshing docs/portal). */
 const SCREENSHOTS = process.env.TRILHA_SCREENSHOTS_DIR ? resolve(process.env.TRILHA_SCREENSHOTS_DIR) : join(stack.dataDir, 'screenshots');
 const ORIGIN = new URL(stack.baseUrl).origin;
+/** Links and sessions are kept as the SHA-256 of their secret. */
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** Customer text that must reach the page as text: markup, an attribute breakout, bidi overrides, emoji, the longest message. */
 const HOSTIS = [
@@ -147,6 +151,32 @@ describe('the store portal at /portal/, in a real browser', () => {
     await page.reload();
     await page.locator('h1', { hasText: 'Sua sessão no portal terminou' }).waitFor();
     expect(await page.locator('main').innerText()).toContain('Peça um novo link');
+  });
+
+  it('refuses an expired link and ends an expired session with a page that says what to do', async () => {
+    const loja = await createStore('Loja Prazos do Portal');
+    const db = new Client({ connectionString: stack.infra.databaseUrl });
+    await db.connect();
+    try {
+      // A link not opened within its 15 minutes: its time set in the past, as the clock would.
+      const expirado = await linkPortal(loja, 'ver');
+      await db.query(`UPDATE gateway.portal_links SET expira_em = now() - interval '1 second' WHERE hash = $1`, [sha256(new URL(expirado).hash.slice(1))]);
+      const page = await (await desktop()).newPage();
+      await page.goto(expirado);
+      await page.locator('h1', { hasText: 'Este link não vale mais' }).waitFor();
+      expect(await page.locator('main').innerText()).toMatch(/expirou[\s\S]*Peça um novo link ao sistema da sua loja/);
+      await semViolacoesGraves(page);
+
+      // A session past its duration: the next page the store opens says so.
+      const aberta = await abrir(await desktop(), await linkPortal(loja, 'ver'));
+      await db.query(`UPDATE gateway.portal_sessoes SET expira_em = now() - interval '1 second' WHERE id_loja = $1`, [loja.idLoja]);
+      await aberta.getByRole('link', { name: 'Fila', exact: true }).click();
+      await aberta.locator('h1', { hasText: 'Sua sessão no portal terminou' }).waitFor();
+      expect(await aberta.locator('main').innerText()).toMatch(/A sessão do portal expirou[\s\S]*Peça um novo link/);
+      await semViolacoesGraves(aberta);
+    } finally {
+      await db.end();
+    }
   });
 
   it('shows every page to a gerenciar session, accessible on desktop and phone, and performs each action through the API', async () => {
