@@ -68,6 +68,19 @@ try {
     throw new Error(`unexpected notification: ${body}`);
   }
   say(`atendimento.criado of ${idAtendimento} delivered with a valid signature (webhook-id ${headers['webhook-id']})`);
+
+  // The gateway's image carries the store portal: its page and script load, and a link opens a session.
+  const origin = new URL(stack.baseUrl).origin;
+  const page = await fetch(`${origin}/portal/`, { dispatcher });
+  const html = await page.text();
+  const script = /src="(assets\/[^"]+\.js)"/.exec(html)?.[1];
+  if (page.status !== 200 || !script) throw new Error(`GET /portal/: ${page.status} ${html.slice(0, 200)}`);
+  const asset = await fetch(`${origin}/portal/${script}`, { dispatcher });
+  await asset.arrayBuffer();
+  if (asset.status !== 200) throw new Error(`GET /portal/${script}: ${asset.status}`);
+  const link = await api('POST', '/portal/links', { token });
+  await api('POST', '/portal/sessoes', { body: { link: new URL(link.url).hash.slice(1) } });
+  say(`the store portal served from the gateway's image (${script}), a link opened a session`);
   await dispatcher.close();
 } catch (error) {
   failed = true;
