@@ -214,6 +214,21 @@ describe('the store portal at /portal/, in a real browser', () => {
     await page.close();
   });
 
+  it('activates again a webhook its receiver turned off', async () => {
+    // A receiver that answers 410 to a notification turns the webhook off (docs/API.md section 7).
+    const loja = await createStore('Loja Webhook Desligado');
+    receiver.on('/desligado', (request) => (isVerification(request) ? { status: 200 } : { status: 410 }));
+    await registerWebhook(loja, receiver.url('/desligado'));
+    await openConversation(loja);
+    await eventually('the webhook turned off', async () => ((await api('GET', '/webhook', { token: loja.token })).body.saude.ativo === false ? true : undefined));
+
+    const page = await abrir(await desktop(), await linkPortal(loja, 'gerenciar'));
+    await page.getByRole('button', { name: 'Ativar webhook' }).click();
+    await page.getByRole('button', { name: 'Ativar webhook' }).waitFor({ state: 'detached' });
+    expect((await api('GET', '/webhook', { token: loja.token })).body.saude).toMatchObject({ ativo: true, motivoDesativacao: null });
+    await page.close();
+  });
+
   it('lists deliveries with their detail, resends one and recovers the failures, rendering customer text as text', async () => {
     const page = await abrir(await desktop(), await linkPortal(lojaA, 'gerenciar'));
     await irPara(page, 'Entregas');
