@@ -140,6 +140,21 @@ describe('rendered objects', () => {
     }
   });
 
+  it('record a tenth of the traces begun in the release by default, each whole, and the share set once for every service', () => {
+    const sampling = (objects: K8sObject[]) =>
+      ofKind<IDeployment>(objects, 'Deployment').map((deployment) =>
+        deployment.spec!.template.spec!.containers[0].env!.filter((env) => env.name.startsWith('OTEL_TRACES_SAMPLER')),
+      );
+    for (const env of sampling(production())) {
+      expect(env).toEqual([
+        { name: 'OTEL_TRACES_SAMPLER', value: 'parentbased_traceidratio' },
+        { name: 'OTEL_TRACES_SAMPLER_ARG', value: '0.1' },
+      ]);
+    }
+    const everyTrace = scenario(UMBRELLA, 'ci/minimal-values.yaml', { set: { 'global.otel.sampler': 'parentbased_always_on' } });
+    for (const env of sampling(everyTrace)) expect(env).toContainEqual({ name: 'OTEL_TRACES_SAMPLER', value: 'parentbased_always_on' });
+  });
+
   it('give a PodDisruptionBudget only to a service that runs more than one replica', () => {
     expect(ofKind(scenario(UMBRELLA, 'ci/minimal-values.yaml'), 'PodDisruptionBudget')).toHaveLength(4);
     const objects = scenario(UMBRELLA, 'ci/minimal-values.yaml', { set: { 'tracking-service.replicaCount': '1' } });

@@ -11,6 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { WHOLE_TRACE_SAMPLERS } from '@trilha/observability/tracing';
 
 type Schema = Record<string, unknown>;
 
@@ -79,6 +80,8 @@ const globalSchema = obj('Shared by every Trilha chart of the release; set once 
   existingSecret: str('Existing Secret with keys internal-api-token, token-signing-secret, admin-api-key (optional), webhook-secret-keys.'),
   otel: obj('OpenTelemetry.', {
     endpoint: str('OTLP/HTTP endpoint of the traces (OTEL_EXPORTER_OTLP_ENDPOINT). Empty: not exported.'),
+    sampler: str('Which traces are recorded (OTEL_TRACES_SAMPLER); each hop follows the decision its caller made, so a trace is whole or absent.', { enum: [...WHOLE_TRACE_SAMPLERS] }),
+    samplerRatio: { type: 'number', description: 'Share of the traces begun here that are recorded, with parentbased_traceidratio (OTEL_TRACES_SAMPLER_ARG).', minimum: 0, maximum: 1 },
   }),
 });
 

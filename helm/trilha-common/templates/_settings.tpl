@@ -118,6 +118,10 @@ SASL. The services, the migrations Jobs and the topics Job all use these. Call w
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ . | quote }}
 {{- end }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ $g.otel.sampler | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ $g.otel.samplerRatio | quote }}
 {{- end }}
 
 {{/*
