@@ -30,12 +30,17 @@ export const clientAddress = () => ({ 'x-forwarded-for': `10.${(Math.random() * 
  *   itself again; it resolves to whether the targets were met after all), and exits with 0 (met)
  *   or 1. The data directory, with the services' logs, is removed unless the benchmark threw, was
  *   interrupted, or `keep` was asked for.
- * `rateLimitPerMinute` lifts the gateway's default per-store limit for loads above it.
+ * `rateLimitPerMinute` lifts the gateway's default per-store limit for loads above it. The
+ * services sample traces as the Helm chart does by default, a tenth of them, unless
+ * OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG say otherwise.
  */
 export async function benchStack(name, basePorts, { keep = false, logLevel = 'warn', rateLimitPerMinute } = {}) {
   const facts = machine();
   say(`machine: ${describeMachine(facts)}, load average ${facts.loadAverage}`);
   if (rateLimitPerMinute) process.env.RATE_LIMIT_DEFAULT_PER_MINUTE ??= String(rateLimitPerMinute);
+  // Traces sampled as the Helm chart's default does (OTEL_TRACES_SAMPLER_ARG=1 traces every request, as `npm start`).
+  process.env.OTEL_TRACES_SAMPLER ??= 'parentbased_traceidratio';
+  process.env.OTEL_TRACES_SAMPLER_ARG ??= '0.1';
   const dataDir = mkdtempSync(join(tmpdir(), `trilha-bench-${name}-`));
   const ports = stackPorts(basePorts);
   say(`starting a durable stack in ${dataDir} (gateway :${ports.gateway}, kafka :${ports.kafka}, postgres :${ports.postgres})`);

@@ -52,8 +52,10 @@ async function start() {
   process.stdout.write(`${app.getHttpServer().address().port}\n`);
 }
 
-// The IPC channel only tells the child when its parent is gone, however that ended.
+// The IPC channel only tells the child when its parent is gone, however that ended. Exiting
+// on SIGTERM lets a profiler (--cpu-prof) write its profile.
 process.on('disconnect', () => process.exit(0));
+process.on('SIGTERM', () => process.exit(0));
 start().catch((error) => {
   process.stderr.write(`framework floor (${role}): ${error.stack}\n`);
   process.exit(1);

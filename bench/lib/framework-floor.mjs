@@ -10,9 +10,15 @@ import { measureServer } from './bare-https.mjs';
 
 const PROCESS_SCRIPT = fileURLToPath(new URL('./framework-floor-process.mjs', import.meta.url));
 
-/** Starts one role of framework-floor-process.mjs: resolves to { child, port }. */
+/**
+ * Starts one role of framework-floor-process.mjs: resolves to { child, port }. Under
+ * TRILHA_SERVICE_NODE_ARGS with --cpu-prof, as the services, its profile is
+ * framework-floor-<role>.cpuprofile.
+ */
 function startRole(role, env) {
-  const child = spawn(process.execPath, [PROCESS_SCRIPT, role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const nodeArgs = process.env.TRILHA_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  if (nodeArgs.includes('--cpu-prof')) nodeArgs.push(`--cpu-prof-name=framework-floor-${role}.cpuprofile`);
+  const child = spawn(process.execPath, [...nodeArgs, PROCESS_SCRIPT, role], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   return new Promise((resolvePort, reject) => {
     child.once('exit', (code) => reject(new Error(`framework floor (${role}) exited with ${code} before it listened`)));
     child.stdout.once('data', (chunk) => resolvePort({ child, port: Number(String(chunk).trim()) }));

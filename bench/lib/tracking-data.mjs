@@ -83,7 +83,7 @@ async function loadTrackingData(stack, stores, { orders, volumes, events }) {
             codigoEnvio: `ENV-${o}-${v}`, rotulo: `Caixa ${v + 1} de ${volumes}`, dataHora: agora,
             descricao: `Movimentação ${e + 1} do volume ${v + 1}`, sigla: `E${e}`, visivelClienteFinal: e % 4 !== 3, encerraVolume: false, origem: 'api',
           };
-          const decided = domain.decidePedido({ tipo: 'registrarEvento', idLoja: store.idLoja, evento, novo, agora }, state);
+          const decided = domain.decidePedido({ acao: 'registrarEvento', idLoja: store.idLoja, evento, novo, agora }, state);
           for (const event of decided) {
             state = domain.evolvePedido(state, event);
             stored.push(event);

@@ -11,8 +11,6 @@ return hits`;
 
 /** How long a replica gathers the hits of a counter far from its limit before adding them to Redis. */
 export const SEND_EVERY_MS = 50;
-/** How long Redis's last total of a counter is trusted: past it, a hit asks Redis again. */
-export const TRUSTED_FOR_MS = 250;
 /** Within this share of its limit, every hit of a counter is added to Redis at once. */
 export const NEAR_THE_LIMIT = 0.2;
 
@@ -38,17 +36,18 @@ interface SharedCounter {
 }
 
 /**
- * The counters every gateway replica shares, in Redis. A hit far from its limit, of a counter
- * whose total Redis gave within `TRUSTED_FOR_MS`, is answered from that total and this
- * replica's hits since, and added to Redis within `SEND_EVERY_MS`, with the other counters'
- * (one script call each, which ioredis auto-pipelines into one write). Any other hit — a
- * counter's first in this replica, one whose total is older, one that may be within
- * `NEAR_THE_LIMIT` of the limit — goes to Redis at once with the hits waiting beside it, and is
- * answered from Redis's total. Each answer brings in the other replicas' hits, and their pace: a
- * hit may be near the limit when the total, with the hits the others make at that pace since the
- * last answer and while they gather theirs, is. So under load a request seldom waits for Redis,
- * and near a limit every replica counts in Redis itself, however fast a store's requests come: it
- * goes past its limit only if the other replicas' pace jumps within the trusted quarter-second.
+ * The counters every gateway replica shares, in Redis. A hit far from its limit is answered
+ * from Redis's last total of its counter and this replica's hits since, and added to Redis
+ * within `SEND_EVERY_MS`, with the other counters' (one script call each, which ioredis
+ * auto-pipelines into one write). Any other hit — a counter's first in this replica, one that
+ * may be within `NEAR_THE_LIMIT` of the limit — goes to Redis at once with the hits waiting
+ * beside it, and is answered from Redis's total. Each answer brings in the other replicas' hits,
+ * and their pace: a hit may be near the limit when the total, with the hits the others make at
+ * that pace since the last answer and while they gather theirs, is. So a request waits for Redis
+ * once per counter and minute, and near a limit every replica counts in Redis itself, however
+ * fast a store's requests come. A store goes past its limit only if the other replicas' pace
+ * jumps while this replica has no fresh answer, and then by the hits this replica answers before
+ * its next send is answered (about `SEND_EVERY_MS`).
  *
  * When adding fails, the hits stay counted here and are sent again; until a send succeeds, every
  * hit fails with its error, so the storage counts it locally and checks Redis
@@ -88,7 +87,7 @@ export class RedisMinuteCounters implements MinuteCounters {
     const total = known.known + known.unsent;
     const sinceKnownMs = now - known.knownAtMs;
     const othersAtMost = known.othersPerMs * (sinceKnownMs + SEND_EVERY_MS);
-    if (sinceKnownMs <= TRUSTED_FOR_MS && total + othersAtMost <= limit * (1 - NEAR_THE_LIMIT)) {
+    if (total + othersAtMost <= limit * (1 - NEAR_THE_LIMIT)) {
       this.waiting.add(counter);
       this.sendSoon();
       return total;
