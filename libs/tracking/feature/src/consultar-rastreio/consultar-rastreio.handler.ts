@@ -4,36 +4,87 @@ import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { TIPO_PEDIDO_PADRAO } from '@trilha/tracking-domain';
-import type { ConsultarRastreioRequest } from './consultar-rastreio.request';
+import type { CHAVES_RASTREIO, ConsultarRastreioRequest } from './consultar-rastreio.request';
 
-// Every lookup is scoped to the token's store; ties go to tipoPedido, else the envio, else the newest.
-const DESEMPATE = `($3::text IS NULL OR r.tipo_pedido = $3) ORDER BY r.tipo_pedido = '${TIPO_PEDIDO_PADRAO}' DESC, r.id_pedido DESC LIMIT 1`;
-const CONSULTAS = {
-  idPedido: `SELECT documento FROM rastreios r WHERE r.id_loja = $1 AND r.id_pedido = $2 AND ${DESEMPATE}`,
-  numeroPedido: `SELECT documento FROM rastreios r WHERE r.id_loja = $1 AND r.numero_pedido = $2 AND ${DESEMPATE}`,
-  pedidoCanal: `SELECT documento FROM rastreios r WHERE r.id_loja = $1 AND r.pedido_canal = $2 AND ${DESEMPATE}`,
+// Each filter's lookup for the read `q`, scoped to its store.
+const BUSCAS: Record<(typeof CHAVES_RASTREIO)[number], string> = {
+  idPedido: `SELECT r.documento FROM rastreios r WHERE r.id_loja = q.id_loja AND r.id_pedido = q.valor`,
+  numeroPedido: `SELECT r.documento FROM rastreios r WHERE r.id_loja = q.id_loja AND r.numero_pedido = q.valor`,
+  pedidoCanal: `SELECT r.documento FROM rastreios r WHERE r.id_loja = q.id_loja AND r.pedido_canal = q.valor`,
   // A tracking code finds its order, and the record has every volume of it.
-  codigoRastreio: `SELECT r.documento FROM rastreio_codigos c JOIN rastreios r ON r.id_pedido = c.id_pedido
-                   WHERE c.id_loja = $1 AND c.codigo_rastreio = $2 AND ${DESEMPATE}`,
-} as const;
+  codigoRastreio: `SELECT r.documento FROM rastreio_codigos c JOIN rastreios r ON r.id_pedido = c.id_pedido WHERE c.id_loja = q.id_loja AND c.codigo_rastreio = q.valor`,
+};
+// Ties go to tipoPedido, else the envio, else the newest.
+const DESEMPATE = `(q.tipo_pedido IS NULL OR r.tipo_pedido = q.tipo_pedido) ORDER BY r.tipo_pedido = '${TIPO_PEDIDO_PADRAO}' DESC, r.id_pedido DESC LIMIT 1`;
+const FILTROS = Object.entries(BUSCAS);
+/**
+ * One row per read, in the reads' order, its record or NULL. Each read's filter guards its
+ * lookup (`q.chave = …` names no column of the lookup, so PostgreSQL makes it a one-time
+ * filter): only that lookup runs, on its index.
+ */
+const CONSULTA = `
+  SELECT COALESCE(${FILTROS.map((_, n) => `f${n}.documento`).join(', ')}) AS documento
+  FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS q(id_loja, chave, valor, tipo_pedido, i)
+  ${FILTROS.map(([chave, busca], n) => `LEFT JOIN LATERAL (${busca} AND q.chave = '${chave}' AND ${DESEMPATE}) f${n} ON true`).join('\n  ')}
+  ORDER BY q.i`;
+
+/** At most this many reads in one statement, so that each stays small; a larger turn sends several. */
+const LEITURAS_POR_CONSULTA = 100;
+
+interface Leitura {
+  idLoja: number;
+  query: ConsultarRastreioRequest;
+  resolve(documento: string | null): void;
+  reject(error: unknown): void;
+}
 
 /**
- * GET /pedidoRastreio: one indexed query that returns the stored record as it is sent. The
- * hottest route of the API, so it skips TypeORM's query runner and uses named prepared
- * statements on the same pool: each connection plans each query once.
+ * GET /pedidoRastreio: returns the stored record as it is sent. The hottest route of the API,
+ * so it skips TypeORM's query runner and uses a named prepared statement on the same pool (each
+ * connection plans it once). Under load many reads arrive in the same turn of the event loop,
+ * and each query's socket write (it wakes an idle PostgreSQL backend, costly on a small machine)
+ * is then about a third of the service's CPU: so the reads of a turn share one statement, each
+ * answered from its own row (a read alone: the same statement, with one row). If it fails,
+ * each of its reads fails with its error. Nothing runs in the flush on a read's behalf: each
+ * caller resumes, in its own context, with its own record.
  */
 @Injectable()
 export class ConsultarRastreioHandler {
+  /** The reads of this turn, sent when it ends. */
+  private turno: Leitura[] = [];
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async execute(idLoja: number, query: ConsultarRastreioRequest): Promise<string> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query<{ documento: string }>({
-      name: `rastreio-por-${query.chave}`,
-      text: CONSULTAS[query.chave],
-      values: [idLoja, query.valor, query.tipoPedido ?? null],
+    const documento = await new Promise<string | null>((resolve, reject) => {
+      if (this.turno.push({ idLoja, query, resolve, reject }) === 1) setImmediate(() => this.enviarTurno());
     });
-    if (rows.length === 0) throw new NotFoundException('Nenhum rastreio manual para esse filtro nesta loja.');
-    return rows[0].documento;
+    if (documento === null) throw new NotFoundException('Nenhum rastreio manual para esse filtro nesta loja.');
+    return documento;
+  }
+
+  private enviarTurno(): void {
+    const turno = this.turno;
+    this.turno = [];
+    for (let inicio = 0; inicio < turno.length; inicio += LEITURAS_POR_CONSULTA) void this.consultar(turno.slice(inicio, inicio + LEITURAS_POR_CONSULTA));
+  }
+
+  private async consultar(leituras: Leitura[]): Promise<void> {
+    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
+    try {
+      const { rows } = await pool.query<{ documento: string | null }>({
+        name: 'rastreios-do-turno',
+        text: CONSULTA,
+        values: [
+          leituras.map(({ idLoja }) => idLoja),
+          leituras.map(({ query }) => query.chave),
+          leituras.map(({ query }) => query.valor),
+          leituras.map(({ query }) => query.tipoPedido ?? null),
+        ],
+      });
+      leituras.forEach((leitura, n) => leitura.resolve(rows[n].documento));
+    } catch (error) {
+      for (const leitura of leituras) leitura.reject(error);
+    }
   }
 }
