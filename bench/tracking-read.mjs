@@ -178,4 +178,6 @@ async function reportGatewayParts(pass) {
   return pass;
 }
 
-const readProfile = (name) => JSON.parse(readFileSync(join(profileDir, name), 'utf8'));
+function readProfile(name) {
+  return JSON.parse(readFileSync(join(profileDir, name), 'utf8'));
+}

@@ -16,6 +16,7 @@ export const GATEWAY_PARTS = [
   ['rate limit', /http\/src\/rate-limit|ioredis|redis-parser/],
   ['forwarding', /gateway\/routing|undici/],
   ['tracing', /@opentelemetry|observability\/src\/(trace|tracing)/],
+  ['metrics', /observability\/src\/request-metrics|prom-client/],
   ['request id, security headers', /http\/src\/(request-hooks|security|https)|observability\/src\/request-context/],
   ['NestJS (guards, pipes, routing)', /@nestjs|reflect-metadata|middie|rxjs/],
   ['Fastify (routing; the reply, its TLS write included)', /fastify|find-my-way|avvio/],

@@ -56,6 +56,29 @@ describe('queue (docs/API.md section 8)', () => {
     expectProblem(await api('DELETE', '/fila/delete?codigo=', { token: loja.token }), 400);
   });
 
+  it('removes items asked at once each once, the same item for its first request only, never another store’s', async () => {
+    const [loja, outra] = await Promise.all([createStore(), createStore()]);
+    await kafka.publish(TOPICS.atendimento, Array.from({ length: 20 }, (_, n) => atendimentoMensagem(loja.idLoja, `m${n}`, conversa)));
+    await kafka.publish(TOPICS.atendimento, [atendimentoMensagem(outra.idLoja, 'da outra', conversa)]);
+    const itens = (await queueWith(loja, 20)).eventos.map((evento: { idDocumento: string }) => evento.idDocumento);
+    const [daOutra] = (await queueWith(outra, 1)).eventos;
+
+    const pedidos = [
+      ...itens.map((codigo: string) => ({ codigo, token: loja.token })),
+      ...Array.from({ length: 3 }, () => ({ codigo: itens[0], token: loja.token })),
+      { codigo: itens[1].toUpperCase(), token: loja.token },
+      { codigo: daOutra.idDocumento, token: loja.token },
+    ];
+    const respostas = await Promise.all(pedidos.map(({ codigo, token }) => api('DELETE', `/fila/delete?codigo=${codigo}`, { token })));
+    const status = respostas.map((resposta) => resposta.status);
+    // 20 items removed once each; the first item's three repeats and the second's upper-case repeat find them gone.
+    expect(status.filter((code) => code === 200)).toHaveLength(20);
+    expect(status.filter((code) => code === 404)).toHaveLength(5);
+    expect(status.at(-1)).toBe(404);
+    expect((await api('GET', '/fila/lista', { token: loja.token })).body).toEqual({ total: 0, eventos: [] });
+    expect((await api('GET', '/fila/lista', { token: outra.token })).body).toEqual({ total: 1, eventos: [daOutra] });
+  });
+
   it('answers 400 to a limite outside 1–500 and to unknown parameters', async () => {
     const loja = await createStore();
     for (const query of ['limite=0', 'limite=501', 'limite=abc', 'limite=2.5', 'outro=1']) {

@@ -13,6 +13,7 @@ export * from './outbox/outbox-relay';
 export * from './projections/projection';
 export * from './projections/rebuild';
 export * from './service-definition';
+export * from './statement-per-turn';
 export * from './stored-event';
 export * from './inbox/kafka-value';
 export * from './inbox/parked-messages';

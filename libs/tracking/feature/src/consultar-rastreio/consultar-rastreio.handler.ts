@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { StatementPerTurn } from '@trilha/event-store';
 import { TIPO_PEDIDO_PADRAO } from '@trilha/tracking-domain';
 import type { CHAVES_RASTREIO, ConsultarRastreioRequest } from './consultar-rastreio.request';
 
@@ -28,63 +29,41 @@ const CONSULTA = `
   ${FILTROS.map(([chave, busca], n) => `LEFT JOIN LATERAL (${busca} AND q.chave = '${chave}' AND ${DESEMPATE}) f${n} ON true`).join('\n  ')}
   ORDER BY q.i`;
 
-/** At most this many reads in one statement, so that each stays small; a larger turn sends several. */
-const LEITURAS_POR_CONSULTA = 100;
-
 interface Leitura {
   idLoja: number;
   query: ConsultarRastreioRequest;
-  resolve(documento: string | null): void;
-  reject(error: unknown): void;
 }
 
 /**
  * GET /pedidoRastreio: returns the stored record as it is sent. The hottest route of the API,
  * so it skips TypeORM's query runner and uses a named prepared statement on the same pool (each
- * connection plans it once). Under load many reads arrive in the same turn of the event loop,
- * and each query's socket write (it wakes an idle PostgreSQL backend, costly on a small machine)
- * is then about a third of the service's CPU: so the reads of a turn share one statement, each
- * answered from its own row (a read alone: the same statement, with one row). If it fails,
- * each of its reads fails with its error. Nothing runs in the flush on a read's behalf: each
- * caller resumes, in its own context, with its own record.
+ * connection plans it once), shared by the reads of a turn (`StatementPerTurn`): each is
+ * answered from its own row.
  */
 @Injectable()
 export class ConsultarRastreioHandler {
-  /** The reads of this turn, sent when it ends. */
-  private turno: Leitura[] = [];
+  private readonly leituras = new StatementPerTurn<Leitura, string | null>((leituras) => this.consultar(leituras));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async execute(idLoja: number, query: ConsultarRastreioRequest): Promise<string> {
-    const documento = await new Promise<string | null>((resolve, reject) => {
-      if (this.turno.push({ idLoja, query, resolve, reject }) === 1) setImmediate(() => this.enviarTurno());
-    });
+    const documento = await this.leituras.submit({ idLoja, query });
     if (documento === null) throw new NotFoundException('Nenhum rastreio manual para esse filtro nesta loja.');
     return documento;
   }
 
-  private enviarTurno(): void {
-    const turno = this.turno;
-    this.turno = [];
-    for (let inicio = 0; inicio < turno.length; inicio += LEITURAS_POR_CONSULTA) void this.consultar(turno.slice(inicio, inicio + LEITURAS_POR_CONSULTA));
-  }
-
-  private async consultar(leituras: Leitura[]): Promise<void> {
+  private async consultar(leituras: Leitura[]): Promise<(string | null)[]> {
     const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    try {
-      const { rows } = await pool.query<{ documento: string | null }>({
-        name: 'rastreios-do-turno',
-        text: CONSULTA,
-        values: [
-          leituras.map(({ idLoja }) => idLoja),
-          leituras.map(({ query }) => query.chave),
-          leituras.map(({ query }) => query.valor),
-          leituras.map(({ query }) => query.tipoPedido ?? null),
-        ],
-      });
-      leituras.forEach((leitura, n) => leitura.resolve(rows[n].documento));
-    } catch (error) {
-      for (const leitura of leituras) leitura.reject(error);
-    }
+    const { rows } = await pool.query<{ documento: string | null }>({
+      name: 'rastreios-do-turno',
+      text: CONSULTA,
+      values: [
+        leituras.map(({ idLoja }) => idLoja),
+        leituras.map(({ query }) => query.chave),
+        leituras.map(({ query }) => query.valor),
+        leituras.map(({ query }) => query.tipoPedido ?? null),
+      ],
+    });
+    return rows.map(({ documento }) => documento);
   }
 }
