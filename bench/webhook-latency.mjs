@@ -28,7 +28,7 @@
 // is measured first with the same phases, unless --ceiling=false, and its capacity again once the
 // stack has stopped: a shared machine's speed drifts within minutes, and the platform's capacity
 // is compared with the mean of the two. --rate=auto offers, for
-// --source=atendimento with the ceiling, a quarter of the ceiling's capacity (half the capacity
+// --source=atendimento with the ceiling, 0.4 × the ceiling's capacity (half the capacity
 // the target asks for); otherwise the absolute target's 200/s.
 import { createRequire } from 'node:module';
 import { BASE_PORTS, inParallel, parseArgs, say, sleep } from './lib/bench-kit.mjs';
@@ -54,8 +54,9 @@ if (!['rate', 'capacity', 'burst', 'both'].includes(args.mode)) throw new Error(
 if (args['burst-stores'] > args.stores) throw new Error('--burst-stores must be at most --stores');
 if (args.rate !== 'auto' && !(Number(args.rate) > 0)) throw new Error('--rate must be a number above 0, or auto');
 const phases = args.mode === 'both' ? ['capacity', 'burst', 'rate'] : [args.mode];
-const quarterOf = (capacity) => Math.max(1, Math.round(capacity / 4));
-/** --rate=auto: a quarter of the ceiling's capacity, where the target is a ratio to it. */
+/** Half the capacity the target asks for, of a ceiling's capacity. */
+const halfTheTargetOf = (capacity) => Math.max(1, Math.round((capacity * TARGET.capacityRatio) / 2));
+/** --rate=auto: half the target capacity, where the target is a ratio to the ceiling. */
 const rateOfCeiling = args.rate === 'auto' && args.ceiling && args.source === 'atendimento';
 const fixedRate = args.rate === 'auto' ? 200 : Number(args.rate);
 
@@ -64,7 +65,7 @@ if (args.ceiling) {
   say('measuring the ceiling first, on infrastructure of its own');
   ceiling = await measureCeiling({
     phases: args.mode === 'rate' && rateOfCeiling ? ['capacity', 'rate'] : phases.filter((phase) => phase !== 'burst'),
-    rate: (figures) => (rateOfCeiling ? quarterOf(figures.capacity.capacity) : fixedRate),
+    rate: (figures) => (rateOfCeiling ? halfTheTargetOf(figures.capacity.capacity) : fixedRate),
     duration: args.duration,
     warmup: args.warmup,
   });
