@@ -13,7 +13,8 @@
 //
 // `--profile` runs the services under V8's profiler (it costs them about a quarter more CPU) and
 // prints where the gateway's CPU went during the measured reads, part by part (authentication,
-// rate limit, logging, tracing, forwarding, ...: lib/profile-parts.mjs).
+// rate limit, logging, tracing, forwarding, ...: lib/profile-parts.mjs). The profiles stay in
+// the directory it names, for Chrome DevTools' Performance panel.
 //
 // It starts its own durable stack (tools/stack.mjs) in a temporary directory on its own ports,
 // creates the stores through the API, loads the data set (bench/lib/tracking-data.mjs), then runs
@@ -26,7 +27,7 @@
 // codigoRastreio, idPedido, pedidoCanal). Requests go to the stores in turn, a random order of
 // each, so none reaches its 120/min limit. Each phase prints its CPU per request.
 // Progress goes to stderr; the report to stdout.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,9 +173,9 @@ async function reportGatewayParts(pass) {
     `                  ${'Trilha'.padStart(10)} ${'floor'.padStart(10)}  part`,
     ...[...trilha].map(([part, ms]) => `                  ${cell(ms)} ${cell(floor.get(part))}  ${part}`),
     `                  ${cell(measured.trilha.ms)} ${cell(measured.floor.ms)}  in all`,
+    `                  profiles in ${profileDir}`,
     '',
   ].join('\n'));
-  rmSync(profileDir, { recursive: true, force: true });
   return pass;
 }
 
