@@ -96,6 +96,30 @@ describe('event store (PostgreSQL and Kafka)', () => {
     expect(row.total).toBe(20);
   });
 
+  it('reads for a decision that folds some types only those events and the stream’s last, and appends at the stream’s version', async () => {
+    // Types of their own: the totals projection (and its rebuild below) never sees them.
+    type Counted = { type: 'counted'; data: { amount: number } };
+    type Noted = { type: 'noted'; data: { note: string } };
+    const tallies = new EventStore<Counted | Noted>(dataSource, () => [], []);
+    /** Notes fold only the amounts; `seen` lists the types folded, the note's own last. */
+    const notes: Decider<{ note: string }, { total: number; seen: string[] }, Counted | Noted> = {
+      initialState: () => ({ total: 0, seen: [] }),
+      decide: (command) => [{ type: 'noted', data: { note: command.note } }],
+      evolve: (state, event) => ({ total: state.total + (event.type === 'counted' ? event.data.amount : 0), seen: [...state.seen, event.type] }),
+      folds: () => ['counted'],
+    };
+    const stream = `tally-${randomUUID()}`;
+    const counted = (amount: number): Counted => ({ type: 'counted', data: { amount } });
+    const noted = (note: string): Noted => ({ type: 'noted', data: { note } });
+    await tallies.transaction((manager) => tallies.append(manager, stream, 0, [counted(1), noted('a'), noted('b'), counted(2), noted('c')], { idLoja: 1 }));
+    const decision = await handleCommand(tallies, notes, stream, { note: 'd' }, { idLoja: 1 });
+    expect(decision.state).toEqual({ total: 3, seen: ['counted', 'counted', 'noted', 'noted'] });
+    expect(decision.events.map((event) => event.streamVersion)).toEqual([6]);
+    // Racing writers still meet at the version: none is lost, none written twice.
+    await Promise.all(Array.from({ length: 10 }, (_, index) => handleCommand(tallies, notes, stream, { note: `e${index}` }, { idLoja: 1 })));
+    expect((await tallies.readStream(stream)).map((event) => event.streamVersion)).toEqual(Array.from({ length: 16 }, (_, index) => index + 1));
+  });
+
   it('runs a command on a stream it creates without reading it, and reads it on the retry when it existed after all', async () => {
     const stream = `counter-${randomUUID()}`;
     const created = await handleCommand(store, counter, stream, { add: 3 }, { idLoja: 1, newStream: true });

@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { trace } from '@opentelemetry/api';
 import { novoId } from '@trilha/ids';
 import { ATTR_ID_LOJA, currentTraceparent, requestContext, withSpanFrom } from '@trilha/observability';
-import { compactTransaction, writeAtCommit, type Opening, type PreparedStatement } from './compact-transaction';
+import { compactTransaction, writeAtCommit, type Opening, type PreparedStatement, type Statement } from './compact-transaction';
 import { fromRow, type AppendedEvent, type DomainEvent, type EventRow, type StoredEvent } from './stored-event';
 import type { Projection } from './projections/projection';
 
@@ -88,6 +88,19 @@ const EVENT_COLUMNS = 'global_position, stream_id, stream_version, event_id, typ
 
 /** A stream's events in order: what a command reads with its BEGIN. */
 const READ_STREAM: PreparedStatement = { name: 'trilha_read_stream', text: `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1::text ORDER BY stream_version` };
+/** A stream's events of some types ($2) and its last event, in order: what a command whose decision folds only those reads. */
+const READ_STREAM_OF_TYPES: PreparedStatement = {
+  name: 'trilha_read_stream_of_types',
+  text: `SELECT ${EVENT_COLUMNS} FROM events
+         WHERE stream_id = $1::text
+           AND (type = ANY($2::text[]) OR stream_version = (SELECT max(stream_version) FROM events WHERE stream_id = $1::text))
+         ORDER BY stream_version`,
+};
+
+/** The statement that opens a command's transaction on `streamId`: its events (of `types` and its last, when given). */
+function streamRead(streamId: string, types: readonly string[] | undefined): Statement {
+  return types ? { statement: READ_STREAM_OF_TYPES, params: [streamId, types] } : { statement: READ_STREAM, params: [streamId] };
+}
 
 /**
  * The events of `event`'s stream before it, in order: what a command had read before appending
@@ -127,7 +140,8 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
    * Runs `work` in a transaction; appends made through it commit or roll back together. When
    * it committed outbox messages, the `onOutboxCommit` listeners hear of it right after.
    * Given a stream, the transaction opens by reading it — in the same message as BEGIN, one
-   * round trip for both — and `work` gets its events. Writes made with `writeAtCommit` travel
+   * round trip for both — and `work` gets its events (given `types`, those of these types and
+   * the stream's last). Writes made with `writeAtCommit` travel
    * with the COMMIT. A `newStream` (an id just minted) has nothing to read: `work` gets no
    * events, and the whole transaction is one round trip. Given a stream, `work` reads nothing
    * else and runs with the other commands of its turn, in one transaction
@@ -136,10 +150,14 @@ export class EventStore<E extends DomainEvent = DomainEvent> {
    * It is the command's span (`append <event types>` once it appended): the events it writes
    * carry that span's `traceparent`, so the relay's publishing continues from it.
    */
-  transaction<T, S extends E = E>(work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>, streamId?: string, { newStream = false } = {}): Promise<T> {
+  transaction<T, S extends E = E>(
+    work: (manager: EntityManager, stream: StoredEvent<S>[]) => Promise<T>,
+    streamId?: string,
+    { newStream = false, types }: { newStream?: boolean; types?: readonly string[] } = {},
+  ): Promise<T> {
     const idLoja = requestContext.get()?.idLoja;
     const attributes = { 'db.system.name': 'postgresql', ...(idLoja !== undefined && { [ATTR_ID_LOJA]: idLoja }) };
-    const opening = streamId === undefined ? undefined : newStream ? null : [{ statement: READ_STREAM, params: [streamId] }];
+    const opening = streamId === undefined ? undefined : newStream ? null : [streamRead(streamId, types)];
     return withSpanFrom('command', 'active', { kind: 'internal', attributes }, () => this.inTransaction(work, opening));
   }
 

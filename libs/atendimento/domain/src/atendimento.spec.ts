@@ -2,6 +2,7 @@ import {
   AtendimentoEncerrado,
   AtendimentoJaExiste,
   AtendimentoNaoEncontrado,
+  atendimentoFolds,
   atendimentoInicial,
   decideAtendimento,
   evolveAtendimento,
@@ -66,6 +67,24 @@ describe('atendimento', () => {
     const closed = given(criado, encerrado);
     expect(() => then({ acao: 'registrarMensagens', idLoja: 7, agora: T1, mensagens: [{ idMensagem: 'm3', direcao: 'entrada', remetente: 'cliente', mensagem: 'oi' }] }, closed)).toThrow(AtendimentoEncerrado);
     expect(() => then({ acao: 'encerrar', idLoja: 7, resumo: null, agora: T1 }, closed)).toThrow(AtendimentoEncerrado);
+  });
+
+  it('decides a message from the opening, the closing and the last event alone, as from the whole stream', () => {
+    const comando: AtendimentoCommand = { acao: 'registrarMensagens', idLoja: 7, agora: T1, mensagens: [{ idMensagem: 'm9', direcao: 'entrada', remetente: 'cliente', mensagem: 'oi' }] };
+    const tipos = atendimentoFolds(comando) ?? [];
+    const decisao = (events: AtendimentoEvent[]) => {
+      try {
+        return then(comando, given(...events));
+      } catch (error) {
+        return (error as Error).constructor;
+      }
+    };
+    for (const stream of [[criado], [criado, mensagem('m1', 'entrada', 'a'), mensagem('m2', 'saida', 'b')], [criado, mensagem('m1', 'entrada', 'a'), encerrado]]) {
+      const lidos = stream.filter((event, index) => tipos.includes(event.type) || index === stream.length - 1);
+      expect(decisao(lidos)).toEqual(decisao(stream));
+    }
+    // Closing counts the messages for its summary: it reads them all.
+    expect(atendimentoFolds({ acao: 'encerrar', idLoja: 7, resumo: null, agora: T1 })).toBeUndefined();
   });
 
   it('treats an unknown conversation and another store’s alike', () => {

@@ -130,7 +130,16 @@ export function evolveAtendimento(state: AtendimentoState, event: AtendimentoEve
   }
 }
 
-export const atendimentoDecider = { decide: decideAtendimento, evolve: evolveAtendimento, initialState: atendimentoInicial };
+/**
+ * What each command's decision folds: a message needs only the conversation's opening and
+ * whether it was closed, not the messages before it; closing needs them all (its automatic
+ * summary counts them).
+ */
+export function atendimentoFolds(command: AtendimentoCommand): readonly AtendimentoEvent['type'][] | undefined {
+  return command.acao === 'registrarMensagens' ? [ATENDIMENTO_EVENTOS.criado, ATENDIMENTO_EVENTOS.encerrado] : undefined;
+}
+
+export const atendimentoDecider = { decide: decideAtendimento, evolve: evolveAtendimento, initialState: atendimentoInicial, folds: atendimentoFolds };
 
 export const RESUMO_MAX = 2000;
 const CITACAO_MAX = 700;
