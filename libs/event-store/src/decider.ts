@@ -46,9 +46,9 @@ export async function handleCommand<Command, State, Event extends StoreEvent, St
     answer?: (decision: Decision<State, Event>) => unknown;
   },
 ): Promise<Decision<State, Event>> {
+  const types = decider.folds?.(command);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const types = decider.folds?.(command);
       return await store.transaction<Decision<State, Event>, Event>(async (manager, read) => {
         const current = read.reduce((state, event) => decider.evolve(state, event), decider.initialState());
         const newEvents = decider.decide(command, current);
