@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto';
 
 const PREFIXO = 'whsec_';
 
@@ -13,7 +13,8 @@ export function gerarSegredo(): string {
  * of the secret after `whsec_`.
  */
 export function assinar(segredo: string, idWebhook: string, timestampSegundos: number, corpo: string): string {
-  const chave = Buffer.from(segredo.startsWith(PREFIXO) ? segredo.slice(PREFIXO.length) : segredo, 'base64');
+  // A KeyObject, not a Buffer: Node.js 24 accepts a Buffer as a key several times more slowly than it signs.
+  const chave = createSecretKey(segredo.startsWith(PREFIXO) ? segredo.slice(PREFIXO.length) : segredo, 'base64');
   const hmac = createHmac('sha256', chave).update(`${idWebhook}.${timestampSegundos}.${corpo}`).digest('base64');
   return `v1,${hmac}`;
 }

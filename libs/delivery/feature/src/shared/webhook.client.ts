@@ -71,7 +71,8 @@ const duracao = new Histogram({
  * One connection pool for every store (undici Agent, one pool per address, kept alive): the
  * dispatcher's caps bound how many requests run, not the pool. TLS trusts the default roots
  * plus WEBHOOK_CA_FILE. The stored secrets are decrypted for each attempt (AES-GCM, about as long
- * as the signature's HMAC: ~8 µs each), so no decrypted secret stays in memory beyond it.
+ * as the signature's HMAC: a few µs each, keyed with KeyObjects), so no decrypted secret stays
+ * in memory beyond it.
  */
 export class WebhookClient implements OnApplicationShutdown {
   private readonly logger = new Logger(WebhookClient.name);
