@@ -129,6 +129,7 @@ await bench.run(async () => {
         const accepted = [];
         let fired = 0;
         let windowStart = 0;
+        bench.analyzeDuringWarmup(args.warmup);
         const loop = await closedLoop({
           connections: args.connections,
           seconds: args.duration,
@@ -193,6 +194,7 @@ await bench.run(async () => {
         say(`rate: ${rate} events/s for ${args.warmup + args.duration} s (${args.warmup} s warm-up, excluded) over ${stores.length} stores`);
         const cpu = meter();
         const accepted = [];
+        bench.analyzeDuringWarmup(args.warmup);
         const loop = await openLoop({
           rate,
           seconds: args.duration,

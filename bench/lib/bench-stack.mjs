@@ -9,6 +9,7 @@ import { describeMachine, machine } from './machine.mjs';
 
 const require = createRequire(import.meta.url);
 const { Agent, request } = require('undici');
+const { Client } = require('pg');
 
 /** An HTTPS client trusting the stack's certificate, with up to `connections` connections. */
 export const httpsAgent = (caFile, connections) => new Agent({ connect: { ca: readFileSync(caFile) }, connections, pipelining: 1, keepAliveTimeout: 30_000 });
@@ -41,11 +42,6 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
   // Traces sampled as the Helm chart's default does (OTEL_TRACES_SAMPLER_ARG=1 traces every request, as `npm start`).
   process.env.OTEL_TRACES_SAMPLER ??= 'parentbased_traceidratio';
   process.env.OTEL_TRACES_SAMPLER_ARG ??= '0.1';
-  // Autovacuum looks at the database every 5 s, not every minute: a benchmark's minute is then
-  // what a running deployment's every minute is, its statistics kept up with its tables. A
-  // statement's cached plan made while a table held a few rows (a sequential scan) lasts until
-  // the table's next ANALYZE.
-  process.env.TRILHA_POSTGRES_SETTINGS = `autovacuum_naptime=5 ${process.env.TRILHA_POSTGRES_SETTINGS ?? ''}`;
   const dataDir = mkdtempSync(join(tmpdir(), `trilha-bench-${name}-`));
   const ports = stackPorts(basePorts);
   say(`starting a durable stack in ${dataDir} (gateway :${ports.gateway}, kafka :${ports.kafka}, postgres :${ports.postgres})`);
@@ -100,6 +96,26 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
     });
   }
 
+  /**
+   * Gathers the planner's statistics (ANALYZE) halfway through a warm-up of `warmupSeconds`. A
+   * running deployment's tables have them (autovacuum); a fresh database has none until
+   * autovacuum first comes by, up to a minute later, and a statement's plan cached while its
+   * tables held a few rows (a sequential scan) would last the whole run.
+   */
+  function analyzeDuringWarmup(warmupSeconds) {
+    setTimeout(async () => {
+      const client = new Client({ connectionString: stack.infra.databaseUrl });
+      try {
+        await client.connect();
+        await client.query('ANALYZE');
+      } catch (error) {
+        say(`ANALYZE failed: ${error.message}`);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    }, warmupSeconds * 500).unref();
+  }
+
   async function run(measure, { afterStop } = {}) {
     const [code, failed] = await measure().then(
       (pass) => [pass ? 0 : 1, false],
@@ -111,7 +127,7 @@ export async function benchStack(name, basePorts, { keep = false, logLevel = 'wa
     await stop(code, failed || keep, failed ? undefined : afterStop);
   }
 
-  return { facts, stack, api, token, createStores, run };
+  return { facts, stack, api, token, createStores, analyzeDuringWarmup, run };
 }
 
 export { request };
