@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
+import { compileReader } from './compiled-reader';
 import { EventEnvelope, EventEnvelopeMessage } from './envelope';
 
 export type PayloadClass = new () => object;
@@ -66,13 +67,33 @@ const tolerant = { whitelist: true, forbidNonWhitelisted: false } as const;
 /**
  * Validates a consumed message against the envelope and its type's contract, and returns it
  * without the fields the contract does not declare. Unknown types, `schemaVersion`s the
- * contract does not list and invalid values of declared fields are rejected.
+ * contract does not list and invalid values of declared fields are rejected. A message the
+ * compiled readers accept as it is (nearly all) is read by them; any other is read by
+ * class-validator, whose verdict and problems stand (`compileReader`).
  */
 export function parseEventMessage<T extends EventEnvelope>(value: unknown, contract: TopicContract): T {
+  return (readCompiled(value, contract) ?? readWithClassValidator(value, contract)) as T;
+}
+
+const readEnvelope = compileReader(EventEnvelopeMessage);
+
+/** The contract of an event type, if the topic has it (not a name every object has, such as `constructor`). */
+const contractOf = (contract: TopicContract, type: string): EventContract | undefined => (Object.hasOwn(contract, type) ? contract[type] : undefined);
+
+function readCompiled(value: unknown, contract: TopicContract): EventEnvelope | undefined {
+  const envelope = readEnvelope(value) as EventEnvelope | undefined;
+  if (!envelope) return undefined;
+  const eventContract = contractOf(contract, envelope.type);
+  if (!eventContract?.schemaVersions.includes(envelope.schemaVersion)) return undefined;
+  const data = compileReader(eventContract.data)(envelope.data);
+  return data && { ...envelope, data };
+}
+
+function readWithClassValidator(value: unknown, contract: TopicContract): EventEnvelope {
   const envelope = plainToInstance(EventEnvelopeMessage, value);
   const problems = describe(validateSync(envelope, tolerant));
   if (problems.length > 0) throw new InvalidMessageError(problems);
-  const eventContract = contract[envelope.type];
+  const eventContract = contractOf(contract, envelope.type);
   if (!eventContract) throw new InvalidMessageError([`type: unknown event type ${envelope.type}`]);
   if (!eventContract.schemaVersions.includes(envelope.schemaVersion)) {
     throw new InvalidMessageError([`schemaVersion: ${envelope.type} is read in versions ${eventContract.schemaVersions.join(', ')}, not ${envelope.schemaVersion}`]);
@@ -80,5 +101,5 @@ export function parseEventMessage<T extends EventEnvelope>(value: unknown, contr
   const data = plainToInstance(eventContract.data, envelope.data);
   const dataProblems = describe(validateSync(data, tolerant), 'data.');
   if (dataProblems.length > 0) throw new InvalidMessageError(dataProblems);
-  return { ...envelope, data } as unknown as T;
+  return { ...envelope, data };
 }
