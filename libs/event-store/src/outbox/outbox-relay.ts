@@ -68,8 +68,12 @@ export class OutboxRelay {
     this.beginAndRead = `BEGIN;
       SELECT set_config('trilha.outbox_locked', pg_try_advisory_xact_lock(hashtext(${escapeLiteral(`${database.schema}.outbox`)}))::text, true) AS locked;
       SELECT * FROM outbox WHERE current_setting('trilha.outbox_locked')::boolean ORDER BY position LIMIT ${BATCH}`;
-    // A pool of one: it replaces its connection by itself after a database restart.
-    this.pool = new Pool({ connectionString: database.url, max: 1, options: `-c search_path=${database.schema}` });
+    // A pool of one: it replaces its connection by itself after a database restart. Its commits
+    // only delete what was published, so they do not wait for the WAL's flush
+    // (`synchronous_commit=off`): a delete a database crash loses publishes its rows again, and
+    // the consumers' inbox absorbs them; a relay that waited for every flush would pay a disk
+    // flush for each batch, one an event at a low rate.
+    this.pool = new Pool({ connectionString: database.url, max: 1, options: `-c search_path=${database.schema} -c synchronous_commit=off` });
     const connectionLost = (error: Error) => this.logger.warn(`outbox relay connection lost: ${error.message}`);
     // Idle, the pool hears the error; checked out, the connection itself must.
     this.pool.on('error', connectionLost);
