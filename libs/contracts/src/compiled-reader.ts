@@ -2,17 +2,18 @@ import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, ValidationTypes, type ValidationArguments, type ValidatorConstraintInterface } from 'class-validator';
 
 /**
- * Reads a plain value as the payload class it was compiled from: the value with only the class's
- * declared properties, or `undefined` when this reader does not accept it as it is (a value
- * that fails a constraint, a shape it does not handle). It runs the very constraints
- * class-validator would run (each decorator's own `validate`, `@IsOptional`'s condition,
- * nested classes), looked up once when it is compiled: class-validator looks up a class's
- * metadata and builds an error object for every property on every call (~100 µs a message,
- * against a few here). What it accepts, class-validator accepts and strips to the same
- * properties; what it does not, the caller hands to class-validator, which gives the verdict
- * and says why.
+ * Reads a value as the class it was compiled from: the value with only the class's declared
+ * properties, or `undefined` when this reader does not accept it as it is (a value that fails a
+ * constraint, a shape it does not handle, or, with `refuseUnknown`, a property the class does
+ * not declare, at any depth). It runs the very constraints class-validator would run (each
+ * decorator's own `validate`, `@IsOptional`'s condition, nested classes), looked up once when
+ * it is compiled: class-validator looks up a class's metadata and builds an error object for
+ * every property on every call (~100 µs a message, against a few here). What it accepts,
+ * class-validator accepts (with `whitelist`, and `forbidNonWhitelisted` when it refuses unknown
+ * properties) and strips to the same properties; what it does not, the caller hands to
+ * class-validator, which gives the verdict and says why.
  */
-export type CompiledReader = (value: unknown) => object | undefined;
+export type CompiledReader = (value: unknown, refuseUnknown?: boolean) => object | undefined;
 
 interface Constraint {
   validator: ValidatorConstraintInterface;
@@ -78,9 +79,11 @@ export function compileReader(target: new () => object): CompiledReader {
 }
 
 function readerOf(targetName: string, properties: CompiledProperty[]): CompiledReader {
-  return (input) => {
+  const declared = new Set(properties.map(({ name }) => name));
+  return (input, refuseUnknown = false) => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
     const object = input as Record<string, unknown>;
+    if (refuseUnknown && !Object.keys(object).every((key) => declared.has(key))) return undefined;
     const read: Record<string, unknown> = {};
     for (const { name, conditions, constraints, nested } of properties) {
       const present = Object.hasOwn(object, name);
@@ -93,7 +96,7 @@ function readerOf(targetName: string, properties: CompiledProperty[]): CompiledR
         if (validator.validate(value, args) !== true) return undefined;
       }
       if (nested && value !== undefined) {
-        const inner = nested(value);
+        const inner = nested(value, refuseUnknown);
         if (!inner) return undefined;
         read[name] = inner;
       }

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import * as classValidator from 'class-validator';
 import { IsIn, IsInt, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { Type } from 'class-transformer';
 import { InvalidInputException, strictValidationPipe, unacceptableTexts } from './validation';
@@ -34,6 +35,24 @@ describe('strict validation', () => {
       { campo: 'nota', mensagem: 'nota deve ser um texto, como a loja escreveu' },
       { campo: 'tipo', mensagem: 'tipo deve ser um destes valores: envio, reversa' },
     ]);
+  });
+
+  it('passes a valid body as an instance of its class without class-validator, and leaves every refusal to it', async () => {
+    const validate = jest.spyOn(classValidator.Validator.prototype, 'validate');
+    try {
+      const pedido = await strictValidationPipe().transform({ limite: 3, tipo: 'envio', cliente: { nome: 'Ana' }, nota: 'ok' }, { type: 'body', metatype: Pedido });
+      expect(pedido).toBeInstanceOf(Pedido);
+      expect((pedido as Pedido).cliente).toBeInstanceOf(Cliente);
+      expect(pedido).toEqual({ limite: 3, tipo: 'envio', cliente: { nome: 'Ana' }, nota: 'ok' });
+      expect(validate).not.toHaveBeenCalled();
+      // A field no class declares, at any depth, is class-validator's to name.
+      expect(await errosDe({ limite: 3, tipo: 'envio', cliente: { nome: 'Ana', cpf: '1' }, nota: 'ok' })).toEqual([
+        { campo: 'cliente.cpf', mensagem: 'cliente.cpf não é um campo aceito' },
+      ]);
+      expect(validate).toHaveBeenCalledTimes(1);
+    } finally {
+      validate.mockRestore();
+    }
   });
 
   it('refuses U+0000 and lone surrogates in any text, naming the field, before anything else', async () => {

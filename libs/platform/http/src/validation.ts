@@ -1,4 +1,6 @@
 import { BadRequestException, ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
+import { compileReader } from '@trilha/contracts';
 
 export interface FieldError {
   campo: string;
@@ -81,6 +83,17 @@ class StrictValidationPipe extends ValidationPipe {
       if (erros.length > 0) throw new InvalidInputException(erros);
     }
     return super.transform(value, metadata);
+  }
+
+  /**
+   * An instance its class's compiled reader accepts, with no property the class does not
+   * declare, has nothing class-validator would refuse or strip (`compileReader`); any other is
+   * validated by class-validator, which names every problem.
+   */
+  protected override validate(object: object, validatorOptions?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
+    const { constructor } = object;
+    if (typeof constructor === 'function' && compileReader(constructor as new () => object)(object, true)) return [];
+    return super.validate(object, validatorOptions);
   }
 }
 
