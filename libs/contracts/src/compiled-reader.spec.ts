@@ -1,5 +1,5 @@
-import { plainToInstance } from 'class-transformer';
-import { IsString, validateSync } from 'class-validator';
+import { plainToInstance, Type } from 'class-transformer';
+import { IsIn, IsString, Matches, ValidateNested, validateSync } from 'class-validator';
 import { compileReader } from './compiled-reader';
 import { EventEnvelopeMessage } from './envelope';
 import { ATENDIMENTO_CONTRACT, LOJAS_CONTRACT, parseEventMessage, TRACKING_CONTRACT, type TopicContract } from '.';
@@ -131,6 +131,27 @@ describe('compileReader: class-validator, compiled', () => {
     }
     expect(seen.accepted).toBeGreaterThan(10_000);
     expect(seen.refused).toBeGreaterThan(10_000);
+  });
+
+  it('reads a nested object as the class class-transformer makes of it, which may depend on the value', () => {
+    class Pix {
+      @IsString() chave: string;
+    }
+    class Boleto {
+      @Matches(/^\d{47}$/) linhaDigitavel: string;
+    }
+    class Pagamento {
+      @IsIn(['pix', 'boleto']) tipo: string;
+      @ValidateNested() @Type((options) => ((options?.object as { tipo?: string } | undefined)?.tipo === 'pix' ? Pix : Boleto)) dados: Pix | Boleto;
+    }
+    const boleto = { tipo: 'boleto', dados: { linhaDigitavel: '1'.repeat(47) } };
+    expect(compileReader(Pagamento)(boleto)).toEqual(boleto);
+    expect(classValidator(Pagamento, boleto).valid).toBe(true);
+    const pixSemChave = { tipo: 'pix', dados: { linhaDigitavel: '1'.repeat(47) } };
+    expect(compileReader(Pagamento)(pixSemChave)).toBeUndefined();
+    expect(classValidator(Pagamento, pixSemChave).valid).toBe(false);
+    // An instance (the HTTP edge's) is read as its own class.
+    expect(compileReader(Pagamento)(plainToInstance(Pagamento, boleto), true)).toEqual(boleto);
   });
 
   it('leaves a class that uses what it does not handle to class-validator', () => {

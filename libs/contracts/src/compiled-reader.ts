@@ -25,8 +25,8 @@ interface CompiledProperty {
   /** `@IsOptional`'s and the like: all true, or the property is not validated. */
   conditions: ((object: object, value: unknown) => boolean)[];
   constraints: Constraint[];
-  /** The class of a `@ValidateNested` property, as class-transformer instantiates it. */
-  nested?: CompiledReader;
+  /** A `@ValidateNested` property: its value is read as the class class-transformer makes of it (`nestedClassOf`). */
+  nested: boolean;
 }
 
 const storage = getMetadataStorage();
@@ -39,8 +39,8 @@ function beyondReader(metadata: ValidationMetadata): boolean {
   return (metadata.groups?.length ?? 0) > 0 || metadata.always !== undefined || metadata.each === true || metadata.validateIf !== undefined || metadata.context !== undefined;
 }
 
-function compileProperty(target: new () => object, name: string, metadatas: ValidationMetadata[]): CompiledProperty | undefined {
-  const property: CompiledProperty = { name, conditions: [], constraints: [] };
+function compileProperty(name: string, metadatas: ValidationMetadata[]): CompiledProperty | undefined {
+  const property: CompiledProperty = { name, conditions: [], constraints: [], nested: false };
   for (const metadata of metadatas) {
     if (beyondReader(metadata)) return undefined;
     if (metadata.type === ValidationTypes.CONDITIONAL_VALIDATION) {
@@ -51,10 +51,7 @@ function compileProperty(target: new () => object, name: string, metadatas: Vali
         property.constraints.push({ validator: constraint.instance, constraints: metadata.constraints });
       }
     } else if (metadata.type === ValidationTypes.NESTED_VALIDATION) {
-      // The class class-transformer makes of this property (its `@Type`), found through its public API.
-      const nestedClass = (plainToInstance(target, { [name]: {} }) as Record<string, object>)[name]?.constructor as (new () => object) | undefined;
-      if (!nestedClass || nestedClass === Object) return undefined;
-      property.nested = compileReader(nestedClass);
+      property.nested = true;
     } else {
       return undefined;
     }
@@ -66,23 +63,32 @@ function compileProperty(target: new () => object, name: string, metadatas: Vali
 export function compileReader(target: new () => object): CompiledReader {
   const known = compiled.get(target);
   if (known) return known;
-  // Recursive classes read their nested selves through the map.
-  compiled.set(target, NOT_ACCEPTED);
   const metadatas = storage.getTargetValidationMetadatas(target, '', false, false);
   const grouped = storage.groupByPropertyName(metadatas);
-  const properties = Object.entries(grouped).map(([name, own]) => compileProperty(target, name, own));
+  const properties = Object.entries(grouped).map(([name, own]) => compileProperty(name, own));
   const reader = metadatas.length === 0 || properties.some((property) => property === undefined)
     ? NOT_ACCEPTED
-    : readerOf(target.name, properties as CompiledProperty[]);
+    : readerOf(target, properties as CompiledProperty[]);
   compiled.set(target, reader);
   return reader;
 }
 
-function readerOf(targetName: string, properties: CompiledProperty[]): CompiledReader {
+/** Whether a value is a plain object, as parsed from JSON, rather than an instance of a class. */
+function isPlain(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype === Object.prototype || prototype === null;
+}
+
+function readerOf(target: new () => object, properties: CompiledProperty[]): CompiledReader {
+  const targetName = target.name;
   const declared = new Set(properties.map(({ name }) => name));
+  const hasNested = properties.some(({ nested }) => nested);
   return (input, refuseUnknown = false) => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
-    const object = input as Record<string, unknown>;
+    // A nested object is validated as the class class-transformer makes of it (its `@Type`, which
+    // may depend on the whole value): a plain value with nested properties is read as
+    // class-transformer's instance of it, as class-validator reads it.
+    const object = (hasNested && isPlain(input) ? plainToInstance(target, input) : input) as Record<string, unknown>;
     if (refuseUnknown && !Object.keys(object).every((key) => declared.has(key))) return undefined;
     const read: Record<string, unknown> = {};
     for (const { name, conditions, constraints, nested } of properties) {
@@ -96,7 +102,10 @@ function readerOf(targetName: string, properties: CompiledProperty[]): CompiledR
         if (validator.validate(value, args) !== true) return undefined;
       }
       if (nested && value !== undefined) {
-        const inner = nested(value, refuseUnknown);
+        // class-validator refuses what is not an object, and validates each item of a list.
+        if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Set || value instanceof Map) return undefined;
+        // A plain object here is one class-transformer made no class of: class-validator refuses it.
+        const inner = isPlain(value) ? undefined : compileReader(value.constructor as new () => object)(value, refuseUnknown);
         if (!inner) return undefined;
         read[name] = inner;
       }
