@@ -8,10 +8,10 @@ import { getMetadataStorage, ValidationTypes, type ValidationArguments, type Val
  * not declare, at any depth). It runs the very constraints class-validator would run (each
  * decorator's own `validate`, `@IsOptional`'s condition, nested classes), looked up once when
  * it is compiled: class-validator looks up a class's metadata and builds an error object for
- * every property on every call (~100 µs a message, against a few here). What it accepts,
- * class-validator accepts (with `whitelist`, and `forbidNonWhitelisted` when it refuses unknown
- * properties) and strips to the same properties; what it does not, the caller hands to
- * class-validator, which gives the verdict and says why.
+ * every property on every call (~110 µs a message on Node.js 24, against ~15 here). What it
+ * accepts, class-validator accepts (with `whitelist`, and `forbidNonWhitelisted` when it
+ * refuses unknown properties) and strips to the same properties; what it does not, the caller
+ * hands to class-validator, which gives the verdict and says why.
  */
 export type CompiledReader = (value: unknown, refuseUnknown?: boolean) => object | undefined;
 
@@ -25,7 +25,7 @@ interface CompiledProperty {
   /** `@IsOptional`'s and the like: all true, or the property is not validated. */
   conditions: ((object: object, value: unknown) => boolean)[];
   constraints: Constraint[];
-  /** A `@ValidateNested` property: its value is read as the class class-transformer makes of it (`nestedClassOf`). */
+  /** A `@ValidateNested` property: its value is read as the class of the instance class-transformer makes of it. */
   nested: boolean;
 }
 
@@ -34,7 +34,7 @@ type ValidationMetadata = ReturnType<typeof storage.getTargetValidationMetadatas
 const compiled = new WeakMap<new () => object, CompiledReader>();
 const NOT_ACCEPTED: CompiledReader = () => undefined;
 
-/** Whether a metadata's options ask for more than this reader does (groups, `each`, conditions of its own, an async or unknown validator). */
+/** Whether a metadata's options ask for more than this reader does: groups, `always`, `each`, a condition or a context of its own. */
 function beyondReader(metadata: ValidationMetadata): boolean {
   return (metadata.groups?.length ?? 0) > 0 || metadata.always !== undefined || metadata.each === true || metadata.validateIf !== undefined || metadata.context !== undefined;
 }
