@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { context, propagation, SpanStatusCode } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode, type Attributes } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, Pool } from 'undici';
 import { ATTR_ID_LOJA, loggedUrl, requestContext, withSpanFrom } from '@trilha/observability';
@@ -136,18 +136,10 @@ export class ServiceForwarder implements OnApplicationShutdown {
     if (origem && (ORIGENS as readonly string[]).includes(origem)) headers[INTERNAL_HEADERS.origem] = origem;
     const hasBody = request.body !== undefined && !['GET', 'HEAD', 'DELETE'].includes(request.method);
     if (hasBody) headers['content-type'] = 'application/json';
-    // The forwarding's client span: the service's server span is its child. With several
-    // replicas, each attempt may reach another: the span names the service.
-    const origins = this.origins.get(service) as URL[];
-    const origin = origins.length === 1 ? origins[0] : new URL(`${origins[0].protocol}//${service}`);
-    const attributes = {
-      'http.request.method': request.method,
-      'server.address': origin.hostname,
-      ...(origin.port !== '' && { 'server.port': Number(origin.port) }),
-      'url.full': `${origin.origin}${loggedUrl(request.originalUrl.split('?')[0])}`,
-      ...(request.loja && { [ATTR_ID_LOJA]: request.loja.idLoja }),
-    };
-    await withSpanFrom(request.method, 'active', { kind: 'client', attributes }, async (span) => {
+    // The forwarding's client span: the service's server span is its child. Its attributes are
+    // built only for a span that is recorded (a sampled trace).
+    await withSpanFrom(request.method, 'active', { kind: 'client' }, async (span) => {
+      if (span.isRecording()) span.setAttributes(this.clientSpanAttributes(service, request));
       propagation.inject(context.active(), headers);
       try {
         const upstream = await this.requestUntilAnswered(replicas, {
@@ -171,6 +163,19 @@ export class ServiceForwarder implements OnApplicationShutdown {
         sendProblem(reply, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
       }
     });
+  }
+
+  /** The client span's attributes. With several replicas, each attempt may reach another: the span names the service. */
+  private clientSpanAttributes(service: string, request: ForwardedRequest): Attributes {
+    const origins = this.origins.get(service) as URL[];
+    const origin = origins.length === 1 ? origins[0] : new URL(`${origins[0].protocol}//${service}`);
+    return {
+      'http.request.method': request.method,
+      'server.address': origin.hostname,
+      ...(origin.port !== '' && { 'server.port': Number(origin.port) }),
+      'url.full': `${origin.origin}${loggedUrl(request.originalUrl.split('?')[0])}`,
+      ...(request.loja && { [ATTR_ID_LOJA]: request.loja.idLoja }),
+    };
   }
 
   /**

@@ -44,7 +44,8 @@ const SPAN_KINDS: Record<SpanKindName, SpanKind> = {
 
 export interface SpanOptions {
   kind: SpanKindName;
-  attributes: Attributes;
+  /** Attributes the span starts with; a span whose attributes cost work to build sets them once it knows it is recorded. */
+  attributes?: Attributes;
   /** Spans this one follows without being their child, as `traceparent`s (a retry's first attempt). */
   links?: (string | null | undefined)[];
 }

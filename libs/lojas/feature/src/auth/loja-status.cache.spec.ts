@@ -3,8 +3,20 @@ import type { LojaMessage } from '@trilha/contracts';
 import { ConsumerMembership } from '@trilha/event-store';
 import { LojaStatusCache } from './loja-status.cache';
 
+/**
+ * The database as the cache loads stores from it: `read` gives a store's row (none: the store
+ * does not exist), and each store of a turn's statement gets it.
+ */
+function database(read: () => Promise<object[]>): DataSource {
+  const query = async ({ values: [idsLoja] }: { values: [number[]] }) => {
+    const rows = await read();
+    return { rows: idsLoja.map(() => rows[0] ?? { ativa: null, tokens_revogados_antes: null }) };
+  };
+  return { driver: { master: { query } } } as unknown as DataSource;
+}
+
 /** The read model as the cache loads it: the store as it was committed. */
-const readModel = (ativa: boolean) => ({ query: async () => [{ ativa, tokens_revogados_antes: null }] }) as unknown as DataSource;
+const readModel = (ativa: boolean) => database(async () => [{ ativa, tokens_revogados_antes: null }]);
 
 /** A consumer in its group, unless told. */
 function membership(inGroup = true): ConsumerMembership {
@@ -36,10 +48,11 @@ describe('LojaStatusCache', () => {
 
   it('keeps an event applied while its read of the database was on its way', async () => {
     let answer: (rows: object[]) => void = () => undefined;
-    const slowReadModel = { query: () => new Promise((resolve) => (answer = resolve)) } as unknown as DataSource;
+    const slowReadModel = database(() => new Promise((resolve) => (answer = resolve)));
     const cache = new LojaStatusCache(slowReadModel, membership());
     const reading = cache.get(7);
     cache.applyOwn({ id: desativada.id, type: 'loja.desativada', data: { idLoja: 7, dataDesativacao: '2026-03-01T10:00:01.000Z' } });
+    await new Promise(setImmediate); // the turn's statement is sent
     answer([{ ativa: true, tokens_revogados_antes: null }]); // what the database had before the command committed
     expect(await reading).toMatchObject({ ativa: false });
     cache.applyFromKafka(criada);
@@ -55,11 +68,13 @@ describe('LojaStatusCache', () => {
 
   it('reads again a store it did not hold when a code rotation came while its read was on its way', async () => {
     const answers: ((rows: object[]) => void)[] = [];
-    const readModelAnsweringLater = { query: () => new Promise((resolve) => answers.push(resolve)) } as unknown as DataSource;
+    const readModelAnsweringLater = database(() => new Promise((resolve) => answers.push(resolve)));
     const cache = new LojaStatusCache(readModelAnsweringLater, membership());
     const reading = cache.get(7);
     cache.applyFromKafka(rotacionado);
+    await new Promise(setImmediate); // the turn's statement is sent
     answers[0]([{ ativa: true, tokens_revogados_antes: null }]); // what the database had before the rotation committed
+    await new Promise(setImmediate);
     await new Promise(setImmediate);
     expect(answers).toHaveLength(2);
     answers[1]([{ ativa: true, tokens_revogados_antes: new Date('2026-03-01T10:00:03.000Z') }]);
@@ -73,11 +88,23 @@ describe('LojaStatusCache', () => {
     expect(await cache.get(7)).toMatchObject({ ativa: false, tokensRevogadosAntes: '2026-03-01T10:00:01.000Z' });
   });
 
+  it('loads the stores asked in one turn with one statement, each from its own row, and knows a store that does not exist', async () => {
+    const statements: number[][] = [];
+    const query = async ({ values: [idsLoja] }: { values: [number[]] }) => {
+      statements.push(idsLoja);
+      return { rows: idsLoja.map((idLoja) => (idLoja === 9 ? { ativa: null, tokens_revogados_antes: null } : { ativa: idLoja === 7, tokens_revogados_antes: null })) };
+    };
+    const cache = new LojaStatusCache({ driver: { master: { query } } } as unknown as DataSource, membership());
+    const lidas = await Promise.all([cache.get(7), cache.get(8), cache.get(9)]);
+    expect(statements).toEqual([[7, 8, 9]]);
+    expect(lidas).toEqual([{ ativa: true, tokensRevogadosAntes: null }, { ativa: false, tokensRevogadosAntes: null }, undefined]);
+  });
+
   describe('while its consumer is not in its group', () => {
     /** A read model whose store can be deactivated behind the cache's back, counting its reads. */
     function changingReadModel() {
       const store = { ativa: true, reads: 0 };
-      const dataSource = { query: async () => (store.reads++, [{ ativa: store.ativa, tokens_revogados_antes: null }]) } as unknown as DataSource;
+      const dataSource = database(async () => (store.reads++, [{ ativa: store.ativa, tokens_revogados_antes: null }]));
       return { store, dataSource };
     }
 
