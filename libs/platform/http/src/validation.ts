@@ -95,6 +95,15 @@ class StrictValidationPipe extends ValidationPipe {
     if (typeof constructor === 'function' && compileReader(constructor as new () => object)(object, true)) return [];
     return super.validate(object, validatorOptions);
   }
+
+  /**
+   * Nest looks for binary values (Buffers, typed arrays) in nested properties, reading
+   * class-validator's metadata on every request whose value holds an object. What this pipe
+   * sees is parsed JSON, query strings and route parameters: none can hold one.
+   */
+  protected override findNestedBinaryValues(): ValidationError[] {
+    return [];
+  }
 }
 
 export function strictValidationPipe(): ValidationPipe {
