@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { writeAtCommit, type PreparedStatement } from '../compact-transaction';
 
@@ -28,7 +28,7 @@ export function parseIdempotencyKey(value: string): string | undefined {
 
 /** What a request asks for, as a digest: the same key with another method, path or body is another request. */
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(JSON.stringify([method, path, body ?? null])).digest('base64url');
+  return hash('sha256', JSON.stringify([method, path, body ?? null]), 'base64url');
 }
 
 const current = new AsyncLocalStorage<IdempotentRequest>();

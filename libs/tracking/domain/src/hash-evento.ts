@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface IdentidadeEvento {
   idLoja: number;
@@ -16,5 +16,5 @@ export interface IdentidadeEvento {
  */
 export function hashEvento(evento: IdentidadeEvento): string {
   const { idLoja, idPedido, chaveEnvio, dataHora, descricao, sigla } = evento;
-  return createHash('sha1').update(JSON.stringify([idLoja, idPedido, chaveEnvio, dataHora, descricao, sigla])).digest('hex');
+  return hash('sha1', JSON.stringify([idLoja, idPedido, chaveEnvio, dataHora, descricao, sigla]), 'hex');
 }

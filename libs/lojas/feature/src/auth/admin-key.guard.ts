@@ -1,10 +1,10 @@
 import { Inject, Injectable, NotFoundException, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { header } from '@trilha/http';
 import { LOJAS_OPTIONS, type LojasOptions } from '../lojas.options';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+const digest = (value: string) => hash('sha256', value, 'buffer');
 
 /** Operator routes: `X-Admin-Key` must equal ADMIN_API_KEY; without that setting they do not exist. */
 @Injectable()

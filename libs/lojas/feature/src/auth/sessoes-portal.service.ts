@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { CapacidadePortal } from '@trilha/lojas-domain';
 
@@ -8,7 +8,7 @@ import type { CapacidadePortal } from '@trilha/lojas-domain';
 export const novoSegredoPortal = (): string => randomBytes(32).toString('base64url');
 
 /** SHA-256 of a link's or session's secret: the tables keep only this. */
-export const hashSegredoPortal = (segredo: string): string => createHash('sha256').update(segredo).digest('hex');
+export const hashSegredoPortal = (segredo: string): string => hash('sha256', segredo, 'hex');
 
 /** Longer than any secret this module mints: a longer one is refused unhashed. */
 export const MAX_SEGREDO_PORTAL = 128;

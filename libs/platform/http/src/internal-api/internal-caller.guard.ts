@@ -1,13 +1,13 @@
 import { Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { requestContext } from '@trilha/observability';
 import { header } from '../header';
 import { SEM_LOJA } from './decorators';
 import { INTERNAL_HEADERS, ORIGENS } from './internal-headers';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+const digest = (value: string) => hash('sha256', value, 'buffer');
 
 /**
  * Guards a service's internal port: only the gateway, holding the internal token, may call

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { VistaDoCliente } from '@trilha/tracking-domain';
 
 /**
@@ -34,7 +34,7 @@ li p{margin:.1rem 0 0;overflow-wrap:anywhere}
 footer{max-width:40rem;margin:0 auto;padding:0 1rem 2rem;color:#7a869a;font-size:.8rem;text-align:center}
 `;
 
-const CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(ESTILO).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+const CSP = `default-src 'none'; style-src 'sha256-${hash('sha256', ESTILO, 'base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 /**
  * Headers of every page: its policy (nothing but its own style; no page may frame it), and no
