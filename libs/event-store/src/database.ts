@@ -1,5 +1,6 @@
-import { Client } from 'pg';
+import { Client, type Pool } from 'pg';
 import { DataSource, type DataSourceOptions, type MixedList } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { EventStoreTables1732000000000 } from './migrations/1732000000000-event-store-tables';
 import { ParkedMessages1732000000400 } from './migrations/1732000000400-parked-messages';
 import { IdempotencyKeys1732000000500 } from './migrations/1732000000500-idempotency-keys';
@@ -56,4 +57,12 @@ export async function migrate(db: ServiceDatabase): Promise<string[]> {
   } finally {
     await dataSource.destroy();
   }
+}
+
+/**
+ * The pg pool under a service's DataSource: for the hot statements sent as named prepared
+ * statements on its connections, without TypeORM's query runner.
+ */
+export function pgPool(dataSource: DataSource): Pool {
+  return (dataSource.driver as PostgresDriver).master as Pool;
 }

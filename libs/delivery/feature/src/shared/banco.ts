@@ -1,6 +1,5 @@
 import { DataSource, type EntityManager } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { writeAtCommit, type PreparedStatement, type Statement } from '@trilha/event-store';
+import { pgPool, writeAtCommit, type PreparedStatement, type Statement } from '@trilha/event-store';
 
 /** NOTIFY channel: a delivery became due now (a new event, or the next first attempt of a store). */
 export const CANAL_ENTREGAS = 'delivery_entregas';
@@ -45,7 +44,7 @@ interface PgQueryable {
  * connection; on the DataSource, on a connection of its pool as a transaction of its own.
  */
 export async function consultaPreparada<T>(executor: EntityManager | DataSource, nome: string, sql: string, valores: unknown[]): Promise<T[]> {
-  const queryable: PgQueryable = executor instanceof DataSource ? (executor.driver as PostgresDriver).master : await executor.queryRunner!.connect();
+  const queryable: PgQueryable = executor instanceof DataSource ? pgPool(executor) : await executor.queryRunner!.connect();
   const { rows } = await queryable.query({ name: `delivery.${nome}`, text: sql, values: valores });
   return rows as T[];
 }

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { ConsumerMembership, StatementPerTurn } from '@trilha/event-store';
+import { ConsumerMembership, pgPool, StatementPerTurn } from '@trilha/event-store';
 import type { LojaAcesso, LojaEvent } from '@trilha/lojas-domain';
 import type { LojaMessage } from '@trilha/contracts';
 import type { LojaRow } from '../lojas.projection';
@@ -113,8 +111,7 @@ export class LojaStatusCache {
   }
 
   private async load(idsLoja: number[]): Promise<(LojaAcessoRow | undefined)[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query<LojaAcessoRow | { ativa: null }>({ name: 'gateway_lojas_do_turno', text: LOJAS_DO_TURNO, values: [idsLoja] });
+    const { rows } = await pgPool(this.dataSource).query<LojaAcessoRow | { ativa: null }>({ name: 'gateway_lojas_do_turno', text: LOJAS_DO_TURNO, values: [idsLoja] });
     return rows.map((row) => (row.ativa === null ? undefined : (row as LojaAcessoRow)));
   }
 

@@ -1,9 +1,7 @@
 import { Injectable, NotFoundException } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
-import { StatementPerTurn } from '@trilha/event-store';
+import { pgPool, StatementPerTurn } from '@trilha/event-store';
 import { TIPO_PEDIDO_PADRAO } from '@trilha/tracking-domain';
 import type { CHAVES_RASTREIO, ConsultarRastreioRequest } from './consultar-rastreio.request';
 
@@ -53,8 +51,7 @@ export class ConsultarRastreioHandler {
   }
 
   private async consultar(leituras: Leitura[]): Promise<(string | null)[]> {
-    const pool = (this.dataSource.driver as PostgresDriver).master as Pool;
-    const { rows } = await pool.query<{ documento: string | null }>({
+    const { rows } = await pgPool(this.dataSource).query<{ documento: string | null }>({
       name: 'rastreios-do-turno',
       text: CONSULTA,
       values: [
