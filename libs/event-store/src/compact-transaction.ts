@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { DatabaseError, escapeIdentifier, escapeLiteral, type PoolClient, type QueryResult } from 'pg';
+import { DatabaseError, escapeIdentifier, type PoolClient, type QueryResult } from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 
 type Scalar = string | number | boolean | Date | null;
@@ -18,14 +18,24 @@ function arrayElement(item: Scalar): string {
   return `"${text.replace(/[\\"]/g, '\\$&')}"`;
 }
 
+/**
+ * A text as a quoted literal, as pg's `escapeLiteral` writes it (each quote and backslash doubled,
+ * `E'…'` when a backslash is there), in one pass of the regular expression engine: pg's adds one
+ * character at a time, about 150 µs for a tracking record's 4 kB document.
+ */
+export function quoted(text: string): string {
+  const escaped = `'${text.replace(/['\\]/g, '$&$&')}'`;
+  return text.includes('\\') ? ` E${escaped}` : escaped;
+}
+
 function literal(value: Literal): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'number') return finite(value);
-  if (value instanceof Date) return escapeLiteral(value.toISOString());
-  if (typeof value === 'string') return escapeLiteral(value);
+  if (value instanceof Date) return quoted(value.toISOString());
+  if (typeof value === 'string') return quoted(value);
   // An array's text form, as pg sends a parameter: {"a",NULL,"b"}.
-  if (Array.isArray(value)) return escapeLiteral(`{${value.map(arrayElement).join(',')}}`);
+  if (Array.isArray(value)) return quoted(`{${value.map(arrayElement).join(',')}}`);
   throw new TypeError(`cannot write a ${typeof value} into a statement`);
 }
 

@@ -1,4 +1,5 @@
-import { inlineParameters } from './compact-transaction';
+import { escapeLiteral } from 'pg';
+import { inlineParameters, quoted } from './compact-transaction';
 
 // What PostgreSQL reads back from these literals: event-store.int.spec.ts.
 describe('inlineParameters', () => {
@@ -17,5 +18,10 @@ describe('inlineParameters', () => {
     expect(() => inlineParameters('SELECT $1', [Number.NaN])).toThrow(TypeError);
     expect(() => inlineParameters('SELECT $1', [{ a: 1 } as never])).toThrow(TypeError);
     expect(() => inlineParameters('SELECT $2', [1])).toThrow(RangeError);
+  });
+
+  it('quotes a text as pg does', () => {
+    const document = JSON.stringify({ descricao: "Saiu para entrega: d'Ávila \\ 'Centro'", eventos: Array.from({ length: 50 }, (_, i) => `evento ${i}`) });
+    for (const text of ['', 'abc', "o'neil", "''", 'a\\b', '\\', "\\'", 'ação 🚚', document]) expect(quoted(text)).toBe(escapeLiteral(text));
   });
 });
