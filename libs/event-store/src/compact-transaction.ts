@@ -75,7 +75,7 @@ interface HeldWrite extends Statement {
 }
 
 /** The statement with its parameters, for a message on any connection. */
-export const inlined = ({ statement, params }: Statement): string => inlineParameters(typeof statement === 'string' ? statement : statement.text, params);
+const inlined = ({ statement, params }: Statement): string => inlineParameters(typeof statement === 'string' ? statement : statement.text, params);
 
 /** Statements `holdingWritesAtCommit` holds for its caller to send, by the manager they were written through. */
 const writesAtCommit = new WeakMap<EntityManager, HeldWrite[]>();
@@ -253,8 +253,11 @@ function committed(writes: HeldWrite[], results: QueryResult[]): void {
   writes.forEach((write, index) => write.committed?.(results[index].rows));
 }
 
-/** The writes of one transaction in one message, BEGIN to COMMIT, on a connection of its own. */
-async function inOneMessage(dataSource: DataSource, writes: HeldWrite[]): Promise<QueryResult[]> {
+/**
+ * The writes of one transaction in one message, BEGIN to COMMIT, on a connection of its own: a
+ * `PreparedStatement` runs as `EXECUTE`, prepared on the connection the first time it goes there.
+ */
+export async function inOneMessage(dataSource: DataSource, writes: Statement[]): Promise<QueryResult[]> {
   const session = await Session.open(dataSource.createQueryRunner());
   try {
     return await session.send(writes, ['BEGIN'], ['COMMIT']);

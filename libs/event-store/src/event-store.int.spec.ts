@@ -486,7 +486,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
       expect(await dataSource.query(`SELECT count(*)::int AS parked FROM parked_messages WHERE consumer = 'it-noted'`)).toEqual([{ parked: 1 }]);
     });
 
-    it('sends the writes of messages an idempotent handler takes at the same time in one message, and fails them together', async () => {
+    it('sends the writes of messages an idempotent handler takes at the same time in one message, prepared statements included, and fails them together', async () => {
       await dataSource.query(`CREATE TABLE tally (partition integer PRIMARY KEY, amount integer NOT NULL CHECK (amount > 0))`);
       const inbox = new MessageConsumer(dataSource);
       const contextFor = (partition: number, amount: number) => {
@@ -494,8 +494,9 @@ describe('event store (PostgreSQL and Kafka)', () => {
         return new KafkaContext([{ value: Buffer.from(JSON.stringify(value)), headers: {}, offset: '0' } as unknown as KafkaMessage, partition, topic, {} as never, (async () => undefined) as never, {} as never]);
       };
       const tally = (event: { idLoja: number; data: object }, manager: EntityManager) =>
-        writeAtCommit(manager, `INSERT INTO tally VALUES ($1, $2) ON CONFLICT (partition) DO UPDATE SET amount = EXCLUDED.amount`, [event.idLoja - 1, (event.data as AddedData).amount]);
-      const sent = jest.spyOn(dataSource, 'query');
+        writeAtCommit(manager, { name: 'it_tally', text: `INSERT INTO tally VALUES ($1, $2) ON CONFLICT (partition) DO UPDATE SET amount = EXCLUDED.amount` }, [event.idLoja - 1, (event.data as AddedData).amount]);
+      // Each message to PostgreSQL goes on a connection of its own.
+      const sent = jest.spyOn(dataSource, 'createQueryRunner');
       try {
         // One message per partition, as kafkajs hands them over when it consumes twelve at once.
         await Promise.all(Array.from({ length: 12 }, (_, partition) => inbox.consume('it-tally', contextFor(partition, partition + 1), { added: { data: AddedData, schemaVersions: [1] } }, tally, { idempotent: true })));
@@ -504,7 +505,7 @@ describe('event store (PostgreSQL and Kafka)', () => {
 
         // A statement that fails fails its batch: none of it is written, and each message is retried.
         const batcher = new WriteBatcher(dataSource);
-        const statement = (partition: number, amount: number) => inlineParameters(`UPDATE tally SET amount = $2 WHERE partition = $1`, [partition, amount]);
+        const statement = (partition: number, amount: number) => ({ statement: `UPDATE tally SET amount = $2 WHERE partition = $1`, params: [partition, amount] });
         const outcomes = await Promise.allSettled([batcher.send([statement(0, 100)]), batcher.send([statement(1, -1)])]);
         expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
         expect(await dataSource.query(`SELECT amount FROM tally WHERE partition IN (0, 1) ORDER BY partition`)).toEqual([{ amount: 1 }, { amount: 2 }]);

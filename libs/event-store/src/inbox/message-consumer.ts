@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Counter } from 'prom-client';
 import { InvalidMessageError, parseEventMessage, type EventEnvelope, type TopicContract } from '@trilha/contracts';
 import { ATTR_ID_LOJA, requestContext, withSpanFrom } from '@trilha/observability';
-import { holdingWritesAtCommit, inlined } from '../compact-transaction';
+import { holdingWritesAtCommit } from '../compact-transaction';
 import { InboxBatcher, SharedTransactionFailed, type InboxOutcome } from './inbox-batcher';
 import { kafkaMessageJson } from './kafka-value';
 import { isForConsumer, MAX_BACKOFF_MS, ParkedMessages, type ConsumedMessage } from './parked-messages';
@@ -158,7 +158,7 @@ export class MessageConsumer {
     return async (event) => {
       const manager = this.dataSource.createEntityManager();
       const { writes } = await holdingWritesAtCommit(manager, () => handler(event, manager));
-      await this.writeBatcher.send(writes.map(inlined));
+      await this.writeBatcher.send(writes);
       return 'handled';
     };
   }

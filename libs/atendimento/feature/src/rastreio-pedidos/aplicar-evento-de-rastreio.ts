@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { TrackingMessage } from '@trilha/contracts';
-import { writeAtCommit } from '@trilha/event-store';
+import { writeAtCommit, type PreparedStatement } from '@trilha/event-store';
 
 /**
  * An upsert's update, made only when it changes something: most tracking events repeat what the
@@ -12,7 +12,7 @@ const atualizarSeMudar = (tabela: string, valores: Record<string, string>, daLoj
   WHERE ${tabela}.id_loja = ${daLoja}
     AND (${Object.keys(valores).map((coluna) => `${tabela}.${coluna}`).join(', ')}) IS DISTINCT FROM (${Object.values(valores).join(', ')})`;
 
-const SALVAR_PEDIDO = (canal: string) => `
+const salvarPedido = (canal: string) => `
   INSERT INTO rastreio_pedidos (id_pedido, id_loja, numero_pedido, tipo_pedido, pedido_canal, link_rastreio)
   VALUES ($1, $2, $3, $4, $5, $6)
   ON CONFLICT (id_pedido) ${atualizarSeMudar('rastreio_pedidos', { numero_pedido: '$3', tipo_pedido: '$4', pedido_canal: canal, link_rastreio: '$6' }, '$2')}`;
@@ -23,8 +23,8 @@ const SALVAR_PEDIDO = (canal: string) => `
  * known hash changes nothing; a correction gives the event's values as they now are,
  * visibility included.
  */
-const SALVAR_EVENTO = (seJaExiste: string) => `
-  WITH pedido AS (${SALVAR_PEDIDO('COALESCE($5, rastreio_pedidos.pedido_canal)')}),
+const salvarEvento = (seJaExiste: string) => `
+  WITH pedido AS (${salvarPedido('COALESCE($5, rastreio_pedidos.pedido_canal)')}),
   volume AS (
     INSERT INTO rastreio_volumes (id_pedido, chave_envio, id_loja, codigo_rastreio, codigo_envio, rotulo, encerrado)
     VALUES ($1, $7, $2, $8, $9, $10, $11)
@@ -37,8 +37,11 @@ const SALVAR_EVENTO = (seJaExiste: string) => `
   INSERT INTO rastreio_eventos (id_loja, hash, id_pedido, chave_envio, data_hora, descricao, visivel)
   VALUES ($2, $12, $1, $7, $13, $14, $15)
   ON CONFLICT (id_loja, hash) ${seJaExiste}`;
-const REGISTRAR_EVENTO = SALVAR_EVENTO('DO NOTHING');
-const CORRIGIR_EVENTO = SALVAR_EVENTO('DO UPDATE SET data_hora = $13, descricao = $14, visivel = $15');
+
+/** The view's statements, each prepared once per connection: their planning costs PostgreSQL more than their run. */
+const SALVAR_PEDIDO: PreparedStatement = { name: 'atendimento_salvar_pedido', text: salvarPedido('$5') };
+const REGISTRAR_EVENTO: PreparedStatement = { name: 'atendimento_registrar_evento', text: salvarEvento('DO NOTHING') };
+const CORRIGIR_EVENTO: PreparedStatement = { name: 'atendimento_corrigir_evento', text: salvarEvento('DO UPDATE SET data_hora = $13, descricao = $14, visivel = $15') };
 
 /**
  * Applies a tracking event to the agents' view of the stores' orders, in one statement (sent
@@ -57,7 +60,7 @@ export async function aplicarEventoDeRastreio(event: TrackingMessage, manager: E
   const pedido = event.data;
   const doPedido = [pedido.idPedido, idLoja, pedido.numeroPedido, pedido.tipoPedido, pedido.pedidoCanal ?? null, pedido.linkRastreio];
   // pedido.salvo carries the order as it now is; a tracking event may leave pedidoCanal out.
-  if (event.type === 'pedido.salvo') return writeAtCommit(manager, SALVAR_PEDIDO('$5'), doPedido);
+  if (event.type === 'pedido.salvo') return writeAtCommit(manager, SALVAR_PEDIDO, doPedido);
   const { data } = event;
   const registrado = event.type === 'rastreio.evento.registrado';
   await writeAtCommit(manager, registrado ? REGISTRAR_EVENTO : CORRIGIR_EVENTO, [
