@@ -2,6 +2,7 @@ import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { enderecoPermitido, type Rede } from '@trilha/delivery-domain';
 import type { EnderecoResolvido } from './nomes-locais';
+import { Prazo } from './prazo';
 
 export type { EnderecoResolvido } from './nomes-locais';
 
@@ -53,14 +54,16 @@ export class EnderecoGuard {
   }
 
   private async consultarDns(nome: string, prazo: AbortSignal | undefined): Promise<EnderecoResolvido[]> {
-    const limite = AbortSignal.timeout(TIMEOUT_DNS_MS);
+    const limite = new Prazo(TIMEOUT_DNS_MS);
     const semResposta = () => new EnderecoRecusado(`host não resolvido em ${TIMEOUT_DNS_MS / 1000} s: ${nome} (o servidor DNS não respondeu)`);
     let respostas: PromiseSettledResult<string[]>[];
     try {
-      respostas = await ate(Promise.allSettled([this.dns.resolve4(nome), this.dns.resolve6(nome)]), prazo ? AbortSignal.any([prazo, limite]) : limite);
+      respostas = await ate(Promise.allSettled([this.dns.resolve4(nome), this.dns.resolve6(nome)]), prazo ? AbortSignal.any([prazo, limite.signal]) : limite.signal);
     } catch (error) {
-      if (limite.aborted && !prazo?.aborted) throw semResposta();
+      if (limite.signal.aborted && !prazo?.aborted) throw semResposta();
       throw error;
+    } finally {
+      limite.encerrar();
     }
     const [ipv4, ipv6] = respostas.map((resposta) => (resposta.status === 'fulfilled' ? resposta.value : []));
     const enderecos = [...ipv4.map((address) => ({ address, family: 4 })), ...ipv6.map((address) => ({ address, family: 6 }))];

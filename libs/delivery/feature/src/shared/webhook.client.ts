@@ -7,6 +7,7 @@ import { assinarComTodos, lerRetryAfter, MAX_TRECHO_RESPOSTA, segredosVigentes, 
 import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ID_LOJA, requestContext, startSpanFrom, traceparentOf } from '@trilha/observability';
 import { EnderecoGuard, EnderecoRecusado } from './endereco.guard';
+import { Prazo } from './prazo';
 
 /** docs/API.md section 7: the receiver has 10 s to answer. The whole attempt, its DNS resolution included, gets these. */
 export const TIMEOUT_MS = 10_000;
@@ -85,7 +86,7 @@ export class WebhookClient implements OnApplicationShutdown {
   ) {
     this.agent = new Agent({
       // One TLS context for every connection (building one per connection re-parses every root CA).
-      // The attempt's 10 s are AbortSignal.timeout's (below): undici's own timers tick every
+      // The attempt's 10 s are its Prazo's (below): undici's own timers tick every
       // half second and can fire that much early, so they only back it up.
       connect: { secureContext: createSecureContext({ ca: caExtra ? [...rootCertificates, caExtra] : undefined }), timeout: TIMEOUT_MS + 1_000 },
       headersTimeout: TIMEOUT_MS + 1_000,
@@ -125,12 +126,12 @@ export class WebhookClient implements OnApplicationShutdown {
       span.end();
       return { ...resultado, dataHora, url: destino.url, cabecalhos, resposta, duracaoMs, traceparent: traceparentOf(span) };
     };
-    const prazo = AbortSignal.timeout(TIMEOUT_MS);
+    const prazo = new Prazo(TIMEOUT_MS);
     try {
       const url = new URL(destino.url);
       // The query may carry the store's own credentials: the span names the address without it.
       span.setAttributes({ 'url.full': `${url.origin}${url.pathname}`, 'server.address': url.hostname, 'server.port': Number(url.port || 443) });
-      const [endereco] = await this.guard.resolver(url.hostname, prazo);
+      const [endereco] = await this.guard.resolver(url.hostname, prazo.signal);
       const timestamp = Math.floor(dataHora.getTime() / 1000);
       const headers: Record<string, string> = {
         host: url.host,
@@ -156,7 +157,7 @@ export class WebhookClient implements OnApplicationShutdown {
         // undici takes the TLS server name from the Host header.
         headers,
         body: corpo,
-        signal: prazo,
+        signal: prazo.signal,
       });
       const resposta = await trechoDoCorpo(response.body, prazo);
       const status = response.statusCode;
@@ -172,6 +173,7 @@ export class WebhookClient implements OnApplicationShutdown {
         resposta,
       );
     } catch (error) {
+      prazo.encerrar();
       return fim({ ok: false, statusHttp: null, erro: descreverFalha(error) });
     }
   }
@@ -183,17 +185,17 @@ export class WebhookClient implements OnApplicationShutdown {
 
 /**
  * The first 2 KB of an answer's body as text, for the deliveries log; the rest is read and
- * discarded up to MAX_CORPO_RESPOSTA (so the connection is kept) without waiting for it. The
- * status decides the attempt, so a body that ends early, fails, or is still arriving when the
- * attempt's time runs out gives what had arrived.
+ * discarded up to MAX_CORPO_RESPOSTA (so the connection is kept) without waiting for it, and the
+ * attempt's clock stops once the body is done. The status decides the attempt, so a body that
+ * ends early, fails, or is still arriving when the attempt's time runs out gives what had arrived.
  */
-function trechoDoCorpo(body: Dispatcher.ResponseData['body'], prazo: AbortSignal): Promise<string> {
+function trechoDoCorpo(body: Dispatcher.ResponseData['body'], prazo: Prazo): Promise<string> {
   return new Promise((resolve) => {
     const partes: Buffer[] = [];
     let lidos = 0;
     const pronto = () => {
       body.off('data', ler).off('close', pronto);
-      prazo.removeEventListener('abort', pronto);
+      prazo.signal.removeEventListener('abort', pronto);
       resolve(trechoDaResposta(Buffer.concat(partes)));
     };
     const ler = (parte: Buffer) => {
@@ -202,10 +204,16 @@ function trechoDoCorpo(body: Dispatcher.ResponseData['body'], prazo: AbortSignal
       if (lidos >= MAX_TRECHO_RESPOSTA) pronto();
     };
     // A body destroyed already (its connection failed as it arrived) gives no more events.
-    if (body.closed) return pronto();
+    if (body.closed) {
+      prazo.encerrar();
+      return pronto();
+    }
     body.on('data', ler).on('close', pronto);
-    prazo.addEventListener('abort', pronto);
-    body.dump({ limit: MAX_CORPO_RESPOSTA }).catch(() => undefined);
+    prazo.signal.addEventListener('abort', pronto);
+    body
+      .dump({ limit: MAX_CORPO_RESPOSTA })
+      .catch(() => undefined)
+      .finally(() => prazo.encerrar());
   });
 }
 
