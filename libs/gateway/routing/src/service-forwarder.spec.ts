@@ -1,6 +1,10 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { traceRequestHook } from '@trilha/observability';
 import { QUEUE_PER_STORE, RESEND_DELAYS_MS, ServiceForwarder } from './service-forwarder';
 
 /** A service whose `/lento` answers only when told to, and whose `/rapido` answers at once. */
@@ -179,6 +183,58 @@ describe('ServiceForwarder', () => {
       viva.prependListener('request', (request) => seen.push(request.headers['idempotency-key'] as string | undefined));
       await gateway.inject({ method: 'POST', url: '/atendimentos', headers: { 'idempotency-key': '"k-1"' }, payload: {} });
       expect(seen.at(-1)).toBe('"k-1"');
+    });
+  });
+
+  describe('the trace context it sends', () => {
+    const spans = new InMemorySpanExporter();
+    const recebidos: (string | undefined)[] = [];
+    /** The span id of each request's server span, recorded or not. */
+    const servidores: string[] = [];
+    let servicoTraceado: Server;
+    let traceado: ServiceForwarder;
+    let gateway: FastifyInstance;
+
+    beforeAll(async () => {
+      // Parent-based, as in production: a request's `traceparent` decides whether it is sampled.
+      new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }).register();
+      servicoTraceado = createServer((request, response) => {
+        recebidos.push(request.headers.traceparent as string | undefined);
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+      await new Promise<void>((resolve) => servicoTraceado.listen(0, '127.0.0.1', resolve));
+      traceado = new ServiceForwarder({ services: { servico: [`http://127.0.0.1:${(servicoTraceado.address() as AddressInfo).port}`] }, internalToken: 'x'.repeat(32), concurrentRequestsPerStore: 2 });
+      gateway = Fastify();
+      gateway.addHook('onRequest', traceRequestHook);
+      gateway.addHook('onRequest', async () => void servidores.push(trace.getActiveSpan()?.spanContext().spanId ?? ''));
+      gateway.all('/*', (request, reply) => traceado.forward('servico', request, reply));
+    });
+
+    afterAll(async () => {
+      await gateway.close();
+      await traceado.onApplicationShutdown();
+      servicoTraceado.close();
+      trace.disable();
+      context.disable();
+      propagation.disable();
+    });
+
+    const traceId = () => randomBytes(16).toString('hex');
+    const pedir = (traceparent: string) => gateway.inject({ method: 'GET', url: '/rastreio', headers: { traceparent } });
+
+    it('of a sampled trace: its client span’s, a child of the server span', async () => {
+      const id = traceId();
+      await pedir(`00-${id}-${randomBytes(8).toString('hex')}-01`);
+      const [cliente, servidor] = spans.getFinishedSpans().filter((span) => span.spanContext().traceId === id);
+      expect(cliente.parentSpanContext?.spanId).toBe(servidor.spanContext().spanId);
+      expect(recebidos.at(-1)).toBe(`00-${id}-${cliente.spanContext().spanId}-01`);
+    });
+
+    it('of a trace not sampled: the server span’s as it is, and no span recorded', async () => {
+      const id = traceId();
+      await pedir(`00-${id}-${randomBytes(8).toString('hex')}-00`);
+      expect(recebidos.at(-1)).toBe(`00-${id}-${servidores.at(-1)}-00`);
+      expect(spans.getFinishedSpans().filter((span) => span.spanContext().traceId === id)).toEqual([]);
     });
   });
 });

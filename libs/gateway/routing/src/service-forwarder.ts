@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { context, propagation, SpanStatusCode, type Attributes } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, Pool } from 'undici';
 import { ATTR_ID_LOJA, loggedUrl, requestContext, withSpanFrom } from '@trilha/observability';
@@ -136,33 +136,35 @@ export class ServiceForwarder implements OnApplicationShutdown {
     if (origem && (ORIGENS as readonly string[]).includes(origem)) headers[INTERNAL_HEADERS.origem] = origem;
     const hasBody = request.body !== undefined && !['GET', 'HEAD', 'DELETE'].includes(request.method);
     if (hasBody) headers['content-type'] = 'application/json';
-    // The forwarding's client span: the service's server span is its child. Its attributes are
-    // built only for a span that is recorded (a sampled trace).
-    await withSpanFrom(request.method, 'active', { kind: 'client' }, async (span) => {
-      if (span.isRecording()) span.setAttributes(this.clientSpanAttributes(service, request));
-      propagation.inject(context.active(), headers);
-      try {
-        const upstream = await this.requestUntilAnswered(replicas, {
-          method: request.method as 'GET',
-          path: request.originalUrl,
-          headers,
-          body: hasBody ? JSON.stringify(request.body) : undefined,
-        }, mayRepeat(request));
-        span.setAttribute('http.response.status_code', upstream.statusCode);
-        if (upstream.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        reply.status(upstream.statusCode);
-        for (const name of PASSED_BACK) {
-          const value = upstream.headers[name];
-          if (value !== undefined) reply.header(name, value);
-        }
-        reply.send(upstream.body);
-      } catch (error) {
-        this.logger.error({ msg: `forwarding to ${service} failed`, error: (error as Error).message });
-        const timedOut = /timeout/i.test((error as Error).name + (error as Error).message);
-        span.setAttribute('error.type', timedOut ? 'timeout' : 'unavailable').setStatus({ code: SpanStatusCode.ERROR });
-        sendProblem(reply, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
+    const body = hasBody ? JSON.stringify(request.body) : undefined;
+    const exchange = (span: Span) => this.exchange(service, replicas, request, reply, { method: request.method as 'GET', path: request.originalUrl, headers, body }, span);
+    // The forwarding's client span, the service's server span its child, when the trace is
+    // sampled. A trace that is not records nothing: the request carries the server span's
+    // context as it is (its flags tell the service not to sample), and no span is made for it.
+    const server = trace.getActiveSpan();
+    await (server && !server.isRecording() ? exchange(server) : withSpanFrom(request.method, 'active', { kind: 'client' }, exchange));
+  }
+
+  /** Sends the request with `span`'s context and answers with what the service answered, or a 503 or 504 when it could not. */
+  private async exchange(service: string, replicas: Replicas, request: ForwardedRequest, reply: FastifyReply, options: Dispatcher.RequestOptions & { headers: Record<string, string> }, span: Span): Promise<void> {
+    if (span.isRecording()) span.setAttributes(this.clientSpanAttributes(service, request));
+    propagation.inject(context.active(), options.headers);
+    try {
+      const upstream = await this.requestUntilAnswered(replicas, options, mayRepeat(request));
+      span.setAttribute('http.response.status_code', upstream.statusCode);
+      if (upstream.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      reply.status(upstream.statusCode);
+      for (const name of PASSED_BACK) {
+        const value = upstream.headers[name];
+        if (value !== undefined) reply.header(name, value);
       }
-    });
+      reply.send(upstream.body);
+    } catch (error) {
+      this.logger.error({ msg: `forwarding to ${service} failed`, error: (error as Error).message });
+      const timedOut = /timeout/i.test((error as Error).name + (error as Error).message);
+      span.setAttribute('error.type', timedOut ? 'timeout' : 'unavailable').setStatus({ code: SpanStatusCode.ERROR });
+      sendProblem(reply, problem(timedOut ? 504 : 503, timedOut ? 'O serviço demorou demais para responder.' : 'Serviço temporariamente indisponível.', request.originalUrl));
+    }
   }
 
   /** The client span's attributes. With several replicas, each attempt may reach another: the span names the service. */
