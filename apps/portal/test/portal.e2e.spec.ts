@@ -100,6 +100,11 @@ describe('the store portal at /portal/, in a real browser', () => {
       }
     }
     await queueWith(lojaB, 1 + HOSTIS.length);
+    // Their retries spent before any test edits store A's webhook: a retry sent after the edit
+    // would reach the new URL, be answered 200, and leave no failure to inspect.
+    await eventually('store A’s deliveries failed for good', async () =>
+      (await api('GET', `/webhook/entregas?status=falhou&porPagina=${HOSTIS.length}`, { token: lojaA.token })).body.entregas.length === HOSTIS.length ? true : undefined,
+    );
   }, 120_000);
 
   afterAll(async () => {
