@@ -11,10 +11,7 @@ import type { AppendedEvent, DomainEvent } from '../stored-event';
 export interface Projection<E extends DomainEvent = DomainEvent> {
   readonly name: string;
   readonly handles: readonly E['type'][];
-  /**
-   * The tables it writes, in the order its writers lock them (the parent before its children):
-   * a rebuild locks them in this order and empties them in the reverse one.
-   */
+  /** The tables it writes, parents before their children: a rebuild empties them in the reverse order. */
   readonly tables: readonly string[];
   /**
    * `stream`: the event's stream before it, when the writer has read it (commands do; a
