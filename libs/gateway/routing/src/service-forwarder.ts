@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { context, propagation, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Dispatcher, Pool } from 'undici';
 import { ATTR_ID_LOJA, loggedUrl, requestContext, withSpanFrom } from '@trilha/observability';
@@ -137,12 +137,8 @@ export class ServiceForwarder implements OnApplicationShutdown {
     const hasBody = request.body !== undefined && !['GET', 'HEAD', 'DELETE'].includes(request.method);
     if (hasBody) headers['content-type'] = 'application/json';
     const body = hasBody ? JSON.stringify(request.body) : undefined;
-    const exchange = (span: Span) => this.exchange(service, replicas, request, reply, { method: request.method as 'GET', path: request.originalUrl, headers, body }, span);
-    // The forwarding's client span, the service's server span its child, when the trace is
-    // sampled. A trace that is not records nothing: the request carries the server span's
-    // context as it is (its flags tell the service not to sample), and no span is made for it.
-    const server = trace.getActiveSpan();
-    await (server && !server.isRecording() ? exchange(server) : withSpanFrom(request.method, 'active', { kind: 'client' }, exchange));
+    await withSpanFrom(request.method, 'active', { kind: 'client' }, (span) =>
+      this.exchange(service, replicas, request, reply, { method: request.method as 'GET', path: request.originalUrl, headers, body }, span));
   }
 
   /** Sends the request with `span`'s context and answers with what the service answered, or a 503 or 504 when it could not. */

@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span } from '@opentelemetry/api';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { loggedUrl } from './logged-url';
 
@@ -65,9 +65,13 @@ export function startSpanFrom(name: string, parent: SpanParent, options: SpanOpt
 /**
  * Runs `work` inside a span started as `startSpanFrom` does. `work` gets the span, to add
  * what it learns (a status code, an offset); a failure is recorded on it as an error and
- * thrown on.
+ * thrown on. Under an active span of a trace the sampler dropped, `work` runs in that span:
+ * samplers are parent-based (`WHOLE_TRACE_SAMPLERS`), so a child would record nothing either,
+ * and the dropped span carries the trace on as well (a gateway read costs one span, not two).
  */
 export async function withSpanFrom<T>(name: string, parent: SpanParent, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
+  const active = parent === 'active' ? trace.getActiveSpan() : undefined;
+  if (active && !active.isRecording() && !(active.spanContext().traceFlags & TraceFlags.SAMPLED)) return work(active);
   const span = startSpanFrom(name, parent, options);
   try {
     return await context.with(trace.setSpan(parentContext(parent), span), () => work(span));
