@@ -42,9 +42,7 @@ export async function rebuildProjections(
 async function replay(manager: EntityManager, projections: Projection[], log: (line: string) => void): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const tables = projections.flatMap((projection) => projection.tables);
-  await manager.query(`SET LOCAL lock_timeout = ${LOCK_WAIT_MS}`);
-  await manager.query(`LOCK TABLE ${tables.join(', ')} IN EXCLUSIVE MODE`);
-  await manager.query(`SET LOCAL lock_timeout = 0`);
+  await manager.query(`SET LOCAL lock_timeout = ${LOCK_WAIT_MS}; LOCK TABLE ${tables.join(', ')} IN EXCLUSIVE MODE; SET LOCAL lock_timeout TO DEFAULT`);
   for (const table of [...tables].reverse()) await manager.query(`DELETE FROM ${table}`);
   for (const projection of projections) counts[projection.name] = 0;
   const types = [...new Set(projections.flatMap((projection) => projection.handles))];
