@@ -71,9 +71,12 @@ export class ListarEntregasHandler {
       onde = { antesDe: cursor.antesDe };
     }
     const { sql, params } = consultaDaPagina(idLoja, request, porPagina, onde);
-    const [{ total, entregas }]: { total: number; entregas: (EntregaRow & { posicao: number })[] }[] = await this.dataSource.query(sql, params);
-    const mostradas = entregas.slice(0, porPagina);
-    const proximoCursor = entregas.length > porPagina ? cursorTexto({ antesDe: mostradas[mostradas.length - 1].posicao, pagina: pagina + 1 }) : null;
-    return { pagina, porPagina, total, totalPaginas: Math.ceil(total / porPagina), entregas: await entregasComTentativas(this.dataSource, mostradas), proximoCursor };
+    // The page and its attempts from one snapshot: an attempt recorded between two reads would show beside the state before it.
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const [{ total, entregas }]: { total: number; entregas: (EntregaRow & { posicao: number })[] }[] = await manager.query(sql, params);
+      const mostradas = entregas.slice(0, porPagina);
+      const proximoCursor = entregas.length > porPagina ? cursorTexto({ antesDe: mostradas[mostradas.length - 1].posicao, pagina: pagina + 1 }) : null;
+      return { pagina, porPagina, total, totalPaginas: Math.ceil(total / porPagina), entregas: await entregasComTentativas(manager, mostradas), proximoCursor };
+    });
   }
 }

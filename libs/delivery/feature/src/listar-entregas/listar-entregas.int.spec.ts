@@ -1,6 +1,8 @@
+import type { DataSource, EntityManager } from 'typeorm';
 import type { ResultadoEnvio } from '../shared';
 import { bancoDeEntregas } from '../testing/banco-de-entregas.fixture';
-import { consultaDaPagina } from './listar-entregas.handler';
+import { consultaDaPagina, ListarEntregasHandler } from './listar-entregas.handler';
+import type { ListarEntregasRequest } from './listar-entregas.request';
 
 /** A node of EXPLAIN (FORMAT JSON)'s plan. */
 interface NoDoPlano {
@@ -84,5 +86,44 @@ describe('the record of an attempt', () => {
     const resultado: ResultadoEnvio = { ok: false, dataHora: new Date(), url: 'https://loja.example/hook?a=1&b="2"', cabecalhos, statusHttp: 500, duracaoMs: 12, erro: 'status 500, esperado 200', resposta, traceparent: null };
     await banco.entregas.concluir([{ entrega, resultado }]);
     expect(await banco.dataSource.query(`SELECT url, cabecalhos, resposta FROM tentativas WHERE id_entrega = $1`, [entrega.idEntrega])).toEqual([{ url: resultado.url, cabecalhos, resposta }]);
+  });
+});
+
+describe('a page of the log', () => {
+  const banco = bancoDeEntregas();
+
+  /** `dataSource`, with `entre` committed after the first statement made through it and before the second. */
+  function comCommitEntreLeituras(dataSource: DataSource, entre: () => Promise<void>): DataSource {
+    let statements = 0;
+    const comGancho = <T extends Pick<EntityManager, 'query'>>(alvo: T): T =>
+      new Proxy(alvo, {
+        get: (target, property) =>
+          property === 'query'
+            ? async (sql: string, parameters?: unknown[]) => {
+                if ((statements += 1) === 2) await entre();
+                return target.query(sql, parameters);
+              }
+            : Reflect.get(target, property),
+      });
+    return new Proxy(comGancho(dataSource), {
+      get: (target, property) =>
+        property === 'transaction'
+          ? (nivel: 'REPEATABLE READ', trabalho: (manager: EntityManager) => Promise<unknown>) => dataSource.transaction(nivel, (manager) => trabalho(comGancho(manager)))
+          : Reflect.get(target, property),
+    });
+  }
+
+  it('shows each delivery beside the attempts of the same moment, whatever is recorded between its reads', async () => {
+    const idLoja = await banco.lojaComWebhook();
+    await banco.registrar(idLoja);
+    const [entrega] = (await banco.entregas.claim(100, 100, new Map())).claimed.filter((claimed) => claimed.idLoja === idLoja);
+    const resultado: ResultadoEnvio = { ok: false, dataHora: new Date(), url: 'https://loja.example/hook', cabecalhos: {}, statusHttp: 503, duracaoMs: 5, erro: 'status 503, esperado 200', resposta: '', traceparent: null };
+    // The attempt in flight when the page is read, recorded (with its next one due) before its attempts are.
+    const handler = new ListarEntregasHandler(comCommitEntreLeituras(banco.dataSource, () => banco.entregas.concluir([{ entrega, resultado }]).then(() => undefined)));
+    const { entregas } = await handler.execute(idLoja, { pagina: 1, porPagina: 20 } as ListarEntregasRequest, false);
+    expect(entregas).toEqual([expect.objectContaining({ idEntrega: entrega.idEntrega, status: 'pendente', proximaTentativa: null, tentativas: [] })]);
+    // Read again, the attempt and its next one show together.
+    const [depois] = (await new ListarEntregasHandler(banco.dataSource).execute(idLoja, { pagina: 1, porPagina: 20 } as ListarEntregasRequest, false)).entregas;
+    expect(depois).toMatchObject({ status: 'pendente', proximaTentativa: expect.stringMatching(/Z$/), tentativas: [{ numero: 1, statusHttp: 503 }] });
   });
 });
