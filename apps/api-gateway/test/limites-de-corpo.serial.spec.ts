@@ -13,10 +13,12 @@ const nestedLists = (levels: number) => `{"faq":${'['.repeat(levels)}${']'.repea
 const percentile = (durations: number[], p: number) => [...durations].sort((a, b) => a - b)[Math.ceil((p / 100) * durations.length) - 1];
 
 /**
- * Sends `attack` while another store lists its orders, one read every 10 ms or more (within its
- * per-minute limit), for at least a second; and for a second before it, so the machine's own
- * latency is known. What the attacker got and how
- * long it took, and the p99 of the other store's reads, without and with the attack.
+ * Reads another store's orders, one read every 10 ms or more (within its per-minute limit), for
+ * a second; then again while `attack` is sent over and over for a second, each one as soon as the
+ * last is answered. What the attacker got each time and its slowest answer, and the p90 of the
+ * other store's reads without and with the attacks. An attack that held an event loop would hold
+ * up most reads made meanwhile, and so their p90; a lone pause of the shared machine moves the
+ * slowest of a hundred reads, not their p90.
  */
 async function whileAnotherStoreReads(attack: () => Promise<ApiResponse>) {
   const outra = await createStore('Outra loja');
@@ -29,22 +31,35 @@ async function whileAnotherStoreReads(attack: () => Promise<ApiResponse>) {
       durations.push(performance.now() - started);
       await sleep(10);
     }
-    return percentile(durations, 99);
+    return percentile(durations, 90);
   };
-  const quietP99 = await readFor(() => true);
+  const quietP90 = await readFor(() => true);
   let attacking = true;
   const reading = readFor(() => !attacking);
-  const started = performance.now();
-  const answer = await attack();
-  const attackMs = performance.now() - started;
+  const answers: ApiResponse[] = [];
+  let attackMs = 0;
+  const until = Date.now() + 1000;
+  while (Date.now() < until) {
+    const started = performance.now();
+    answers.push(await attack());
+    attackMs = Math.max(attackMs, performance.now() - started);
+  }
   attacking = false;
-  return { answer, attackMs, quietP99, readP99: await reading };
+  return { answers, attackMs, quietP90, readP90: await reading };
 }
 
-/** The attacker waited less than a second for its 400, and the other store's p99 grew by less than 100 ms. */
-function expectCheap({ attackMs, quietP99, readP99 }: { attackMs: number; quietP99: number; readP99: number }) {
+/** Each attack waited less than a second for its answer, and the other store's p90 grew by less than 100 ms. */
+function expectCheap({ attackMs, quietP90, readP90 }: { attackMs: number; quietP90: number; readP90: number }) {
   expect(attackMs).toBeLessThan(1000);
-  expect(readP99 - quietP99).toBeLessThan(100);
+  expect(readP90 - quietP90).toBeLessThan(100);
+}
+
+/** Every answer to the attacks: a 400 problem with `detail`. */
+function expectRefused(answers: ApiResponse[], detail: string | RegExp) {
+  for (const answer of answers) {
+    expectProblem(answer, 400);
+    expect(answer.body.detail).toMatch(detail);
+  }
 }
 
 describe('bounded request bodies (docs/API.md section 0)', () => {
@@ -57,24 +72,21 @@ describe('bounded request bodies (docs/API.md section 0)', () => {
     ['90,000 keys in one object', () => withKeys(90_000), 'Um objeto do corpo da requisição passa de 256 campos.'],
     ['a list 200,000 levels deep', () => nestedLists(200_000), 'O corpo da requisição passa de 32 níveis de objetos e listas aninhados.'],
     ['a list of 500,000 items', () => `{"itens":[${Array(500_000).fill(1).join(',')}]}`, 'O corpo da requisição passa de 10.000 valores (campos e itens de listas).'],
-  ])('refuses %s with a 400 naming the limit within a second, adding under 100 ms to another store’s p99', async (_, body, detail) => {
+  ])('refuses %s with a 400 naming the limit within a second, adding under 100 ms to another store’s p90 while sent over and over', async (_, body, detail) => {
     const rawBody = body();
     expect(Buffer.byteLength(rawBody)).toBeLessThanOrEqual(1024 * 1024);
     const measured = await whileAnotherStoreReads(() => api('PUT', '/pedido', { token: atacante.token, rawBody }));
-    expectProblem(measured.answer, 400);
-    expect(measured.answer.body.detail).toBe(detail);
+    expectRefused(measured.answers, detail);
     expectCheap(measured);
   });
 
   it('refuses the same on the operator route, which the gateway validates itself', async () => {
     const rawBody = withKeys(90_000);
     const largo = await whileAnotherStoreReads(() => api('POST', '/admin/lojas', { headers: admin, rawBody }));
-    expectProblem(largo.answer, 400);
-    expect(largo.answer.body.detail).toBe('Um objeto do corpo da requisição passa de 256 campos.');
+    expectRefused(largo.answers, 'Um objeto do corpo da requisição passa de 256 campos.');
     expectCheap(largo);
     const fundo = await whileAnotherStoreReads(() => api('POST', '/admin/lojas', { headers: admin, rawBody: nestedLists(200_000) }));
-    expectProblem(fundo.answer, 400);
-    expect(fundo.answer.body.detail).toMatch(/32 níveis/);
+    expectRefused(fundo.answers, /32 níveis/);
     expectCheap(fundo);
   });
 
