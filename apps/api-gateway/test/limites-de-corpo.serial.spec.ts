@@ -18,7 +18,7 @@ const percentile = (durations: number[], p: number) => [...durations].sort((a, b
  * last is answered. What the attacker got each time and its slowest answer, and the p90 of the
  * other store's reads without and with the attacks. An attack that held an event loop would hold
  * up most reads made meanwhile, and so their p90; a lone pause of the shared machine moves the
- * slowest of a hundred reads, not their p90.
+ * slowest of the sixty-odd reads a second holds, not their p90.
  */
 async function whileAnotherStoreReads(attack: () => Promise<ApiResponse>) {
   const outra = await createStore('Outra loja');
