@@ -125,6 +125,21 @@ describe('operations (docs/API.md section 10)', () => {
   });
 });
 
+describe('the services’ internal ports (docs/ARCHITECTURE.md, From the gateway to the services)', () => {
+  const ROTAS: Record<string, string> = { 'tracking-service': '/v1/pedidos', 'atendimento-service': '/v1/agentes', 'delivery-service': '/v1/webhook' };
+
+  it.each(Object.entries(stack.ports.internal))('%s answers only a caller holding the internal token and naming a store', async (service, port) => {
+    const loja = String((await createStore(`Porta interna de ${service}`)).idLoja);
+    const token = stack.env[service].INTERNAL_API_TOKEN;
+    const status = async (headers: Record<string, string>) => (await fetch(`http://127.0.0.1:${port}${ROTAS[service]}`, { headers })).status;
+    const mesmoTamanho = [...token].map((char) => (char === 'a' ? 'b' : 'a')).join('');
+    expect(await status({ 'x-trilha-loja': loja })).toBe(401);
+    for (const errado of [mesmoTamanho, token.slice(1), `${token}a`]) expect(await status({ 'x-trilha-internal-token': errado, 'x-trilha-loja': loja })).toBe(401);
+    expect(await status({ 'x-trilha-internal-token': token })).toBe(401);
+    expect(await status({ 'x-trilha-internal-token': token, 'x-trilha-loja': loja })).not.toBe(401);
+  });
+});
+
 describe('one event followed from the HTTP request, through Kafka, into another service', () => {
   it('carries the caller’s trace id into the delivery service’s logs and read model', async () => {
     const traceId = randomBytes(16).toString('hex');
