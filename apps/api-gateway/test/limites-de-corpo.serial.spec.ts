@@ -1,4 +1,4 @@
-import { apiClient, createStore, expectProblem, sleep, testStack, uniqueId, type ApiResponse } from '@trilha/testing';
+import { apiClient, createStore, expectProblem, percentile, sleep, testStack, uniqueId, type ApiResponse } from '@trilha/testing';
 
 // Serial: what is measured is another store's latency while one body is refused.
 const stack = testStack();
@@ -8,9 +8,6 @@ const admin = { 'x-admin-key': stack.adminApiKey };
 /** An object of `keys` distinct short keys: 90,000 of them fit in 1 MiB. */
 const withKeys = (keys: number) => JSON.stringify(Object.fromEntries(Array.from({ length: keys }, (_, i) => [i.toString(36), 1])));
 const nestedLists = (levels: number) => `{"faq":${'['.repeat(levels)}${']'.repeat(levels)}}`;
-
-/** The nearest-rank percentile of durations. */
-const percentile = (durations: number[], p: number) => [...durations].sort((a, b) => a - b)[Math.ceil((p / 100) * durations.length) - 1];
 
 /**
  * Reads another store's orders, one read every 10 ms or more (within its per-minute limit), for

@@ -2,18 +2,12 @@ import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
-import { createStore, registerWebhook, sleep, testStack, WebhookReceiver } from '@trilha/testing';
+import { createStore, percentile, registerWebhook, sleep, testStack, WebhookReceiver } from '@trilha/testing';
 
 const stack = testStack();
 const receiver = WebhookReceiver.forTestFile(stack);
 const ATAQUES = 140;
 const LEITURAS = 160;
-
-/** The latency below which `fraction` of the samples fall. */
-function percentil(amostras: number[], fraction: number): number {
-  const ordenadas = [...amostras].sort((a, b) => a - b);
-  return ordenadas[Math.min(ordenadas.length - 1, Math.ceil(fraction * ordenadas.length) - 1)];
-}
 
 describe('one store’s slow requests do not slow down another store', () => {
   it('140 registrations towards a receiver that never answers add under 100 ms to another store’s p99, and get a 4xx or their answer, never a 5xx', async () => {
@@ -51,7 +45,7 @@ describe('one store’s slow requests do not slow down another store', () => {
       const resumo = (quando: string, lidas: { path: string; ms: number }[]) => {
         for (const path of ['/webhook', '/pedidos']) {
           const doPath = lidas.filter((lida) => lida.path === path).map((lida) => lida.ms);
-          console.log(`other store ${quando}, GET ${path}: ${doPath.length} reads, p50 ${percentil(doPath, 0.5).toFixed(1)} ms, p99 ${percentil(doPath, 0.99).toFixed(1)} ms`);
+          console.log(`other store ${quando}, GET ${path}: ${doPath.length} reads, p50 ${percentile(doPath, 50).toFixed(1)} ms, p99 ${percentile(doPath, 99).toFixed(1)} ms`);
         }
       };
       // The same reads without the attack: what this machine gives them now, the test's baseline.
@@ -88,7 +82,7 @@ describe('one store’s slow requests do not slow down another store', () => {
       console.log(`attacker: ${JSON.stringify(Object.fromEntries(porStatus))}`);
       // The attack adds under 100 ms to the other store's p99 (without the bounds it adds seconds):
       // compared with the baseline, so a machine busy with other work does not decide the outcome.
-      expect(percentil(latencias, 0.99) - percentil(semAtaque.map((lida) => lida.ms), 0.99)).toBeLessThan(100);
+      expect(percentile(latencias, 99) - percentile(semAtaque.map((lida) => lida.ms), 99)).toBeLessThan(100);
 
       for (const resultado of resultados) expect(resultado.status).toBeLessThan(500);
       // The verifications that ran failed as a store reads it; the others were refused at once, saying which limit.

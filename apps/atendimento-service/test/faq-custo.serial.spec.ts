@@ -1,6 +1,6 @@
 import { FAQ_LIMITES } from '@trilha/atendimento-domain';
 import { MENSAGEM_MAX } from '@trilha/contracts';
-import { apiClient, createStore, testStack } from '@trilha/testing';
+import { apiClient, createStore, percentile, testStack } from '@trilha/testing';
 
 // Serial: the other store's latency is what is measured, so no other test may load the stack meanwhile.
 const stack = testStack();
@@ -16,7 +16,6 @@ function texto(caracteres: number, letras: number): string {
 const INTERVALO_MS = 100;
 const VIZINHAS = 4;
 const MENSAGENS = 60;
-const percentil = (amostras: number[], p: number) => [...amostras].sort((a, b) => a - b)[Math.ceil((p / 100) * amostras.length) - 1];
 
 async function medido<T>(call: () => Promise<T>): Promise<{ answer: T; ms: number }> {
   const started = performance.now();
@@ -79,6 +78,6 @@ describe('an FAQ agent’s search costs one store little, whatever it sends (doc
 
     expect(respostas.filter(({ status, intencao, ms }) => status !== 200 || intencao !== 'desconhecida' || ms >= 1000)).toEqual([]);
     // The attack adds less than 100 ms to the other stores' p99, beyond what the machine's other load adds.
-    expect(percentil(duranteAtaque, 99) - percentil(semAtaque, 99)).toBeLessThan(100);
+    expect(percentile(duranteAtaque, 99) - percentile(semAtaque, 99)).toBeLessThan(100);
   });
 });

@@ -18,3 +18,4 @@ export * from './deliveries';
 export * from './unique';
 export * from './sleep';
 export * from './tracking-refs';
+export * from './percentile';
