@@ -62,7 +62,7 @@ export function kubernetesBinaries(log) {
     dir: cacheDir(`kubernetes-${KUBERNETES_VERSION}`),
     names: [...COMMANDS, 'etcd'],
     what: `${COMMANDS.join(', ')} ${KUBERNETES_VERSION} and etcd ${ETCD_VERSION}`,
-    minutes: 8,
+    minutes: 12,
     log,
     build: async (go, work) => {
       const replaces = STAGING_MODULES.map((module) => `replace k8s.io/${module} => k8s.io/${module} v0.${KUBERNETES_VERSION.split('.').slice(1).join('.')}`);
